@@ -1,0 +1,145 @@
+package zkspinal.field
+
+import spinal.core._
+import scala.collection.mutable.ArrayBuffer
+
+/** A bit heap: a sum of many shifted (and possibly negated) terms, computed modulo 2^width.
+  *
+  * Terms are packed into as few rows as the column height allows (non-overlapping terms share a row); rows
+  * are then reduced three to two by carry-save adders (a Wallace tree on whole rows: one LUT level per layer,
+  * `levelsPerStage` layers between registers) down to two rows, which a [[WideAdder]] adds.  Whole-row
+  * operations keep the emitted Verilog compact; bits that are constant zero cost nothing after synthesis.
+  * Karatsuba recombination, Montgomery reduction and constant multiplication all end in one heap.
+  *
+  * Negation without sign extension: for a w-bit x at shift s, and a runtime flag neg,
+  *   S = neg ? -x : x  satisfies  S + 2^w = (x XOR neg) + (!neg)*2^w + neg      (bitwise XOR with neg)
+  * so a conditionally negated term costs its w bits, two single bits and the constant -2^(w+s).
+  */
+class BitHeap(val width: Int, cfg: ArithConfig) {
+  require(width > 0)
+  private sealed trait Term { def at: Int }
+  private case class Plain(x: Timed[UInt], shift: Int) extends Term { def at = x.at }
+  private case class CondNeg(x: Timed[UInt], neg: Timed[Bool], shift: Int) extends Term { def at = x.at max neg.at }
+  private case class Bit(b: Timed[Bool], shift: Int) extends Term { def at = b.at }
+  private val terms = ArrayBuffer[Term]()
+  private var constant = BigInt(0)
+  private val modulus = BigInt(1) << width
+
+  def add(x: Timed[UInt], shift: Int = 0): this.type = { if (shift < width) terms += Plain(x, shift); this }
+  def addBit(b: Timed[Bool], shift: Int = 0): this.type = { if (shift < width) terms += Bit(b, shift); this }
+  def addConst(c: BigInt): this.type = { constant = (constant + c).mod(modulus); this }
+  /** Adds (neg ? -x : x) * 2^shift. */
+  def addCondNeg(x: Timed[UInt], neg: Timed[Bool], shift: Int = 0): this.type = {
+    if (shift < width) {
+      terms += CondNeg(x, neg, shift)
+      addConst(-(BigInt(1) << (x.value.getWidth + shift)))
+    }
+    this
+  }
+  /** Subtracts x * 2^shift:  -x = ~x + 1 - 2^w  over w bits. */
+  def sub(x: Timed[UInt], shift: Int = 0): this.type = {
+    if (shift < width) {
+      terms += Plain(x.map(v => ~v), shift)
+      addConst((BigInt(1) << shift) - (BigInt(1) << (x.value.getWidth + shift)))
+    }
+    this
+  }
+
+  def isEmpty: Boolean = terms.isEmpty
+
+  /** Compresses and adds everything (mod 2^width). */
+  def sum(): Timed[UInt] = {
+    val (rows, at) = compress()
+    if (rows.size == 1) Timed(rows(0), at)
+    else WideAdder(Timed(rows(0), at), Timed(rows(1), at), width, cfg)
+  }
+
+  /** Compresses to one or two rows whose sum is the heap's value mod 2^width.  Where every term is
+    * non-negative and width covers the largest possible sum, no carry is dropped and the rows add up to the
+    * exact value. */
+  def compress(): (Seq[UInt], Int) = {
+    val start = if (terms.isEmpty) 0 else terms.map(_.at).max
+    // every term becomes one or more segments (value, offset) below `width`
+    val segments = ArrayBuffer[BitHeap.Row]()
+    def put(v: UInt, s: Int): Unit = if (s < width) segments += BitHeap.Row(v.resize((v.getWidth min (width - s)) max 1), s)
+    terms.foreach {
+      case Plain(x, s) => put(x.to(start), s)
+      case CondNeg(x, n, s) =>
+        val v = x.to(start); val neg = n.to(start)
+        put(v ^ B(v.getWidth bits, default -> neg).asUInt, s)
+        put((!neg).asUInt, s + v.getWidth)
+        put(neg.asUInt, s)
+      case Bit(b, s) => put(b.to(start).asUInt, s)
+    }
+    for (i <- 0 until width if constant.testBit(i)) put(U(1, 1 bits), i)
+    var rows = BitHeap.pack(segments.toSeq, width)
+    var at = start
+    var layers = 0
+    while (rows.size > 2) {
+      rows = BitHeap.csaLayer(rows, width)
+      layers += 1
+      if (layers % cfg.levelsPerStage == 0 || rows.size <= 2) {
+        rows = rows.map(r => BitHeap.Row(RegNext(r.value), r.lo))
+        at += 1
+      }
+    }
+    if (sys.env.contains("ZK_DEBUG")) println(s"heap width=$width start=$start layers=$layers end=$at")
+    (rows.map(_.full(width)) match { case Seq() => Seq(U(0, width bits)); case rs => rs }, at)
+  }
+}
+
+object BitHeap {
+  /** A row of the heap: `value` occupies bits [lo, lo + width) of the heap, zeros elsewhere. */
+  case class Row(value: UInt, lo: Int) {
+    def hi: Int = lo + value.getWidth
+    /** this row's bits over [from, to) */
+    def span(from: Int, to: Int): UInt = {
+      require(from <= lo && hi <= to)
+      val below = if (lo > from) U(0, lo - from bits) else null
+      val above = if (to > hi) U(0, to - hi bits) else null
+      Cat(Seq(below, value, above).filter(_ != null)).asUInt // Cat of a Seq: first element is the LSB
+    }
+    def full(width: Int): UInt = span(0, width max hi).resize(width)
+  }
+
+  /** Packs segments into as few rows as possible (first fit by offset): the heap's column height. */
+  def pack(segments: Seq[Row], width: Int): Seq[Row] = {
+    val rows = ArrayBuffer[ArrayBuffer[Row]]()
+    for (seg <- segments.sortBy(s => (s.lo, -s.value.getWidth))) {
+      rows.find(_.last.hi <= seg.lo) match {
+        case Some(r) => r += seg
+        case None    => rows += ArrayBuffer(seg)
+      }
+    }
+    rows.map { segs =>
+      val lo = segs.head.lo
+      val hi = segs.last.hi
+      var pos = lo
+      val parts = ArrayBuffer[UInt]()
+      for (s <- segs) {
+        if (s.lo > pos) parts += U(0, s.lo - pos bits)
+        parts += s.value
+        pos = s.hi
+      }
+      Row(Cat(parts).asUInt, lo)
+    }.toSeq
+  }
+
+  /** One layer of carry-save adders (one LUT level): rows in threes, each three -> sum row + carry row. */
+  def csaLayer(rows: Seq[Row], width: Int): Seq[Row] = {
+    val sorted = rows.sortBy(r => (r.lo, r.hi))
+    val groups = sorted.grouped(3).toSeq
+    groups.flatMap {
+      case Seq(a, b, c) =>
+        val lo = a.lo min b.lo min c.lo
+        val hi = a.hi max b.hi max c.hi
+        val (x, y, z) = (a.span(lo, hi), b.span(lo, hi), c.span(lo, hi))
+        val sum = Row(x ^ y ^ z, lo)
+        val carryBits = (x & y) | (x & z) | (y & z)
+        val carryHi = (hi + 1) min width
+        val carry = Row(carryBits.resize(carryHi - lo - 1), lo + 1)
+        if (carry.value.getWidth > 0) Seq(sum, carry) else Seq(sum)
+      case rest => rest
+    }
+  }
+}

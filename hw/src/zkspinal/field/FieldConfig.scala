@@ -1,0 +1,55 @@
+package zkspinal.field
+
+/** A prime field and the Montgomery constants the hardware uses.
+  *
+  * R = 2^n with n = p.bitLength: the multipliers work on n-bit operands, so R is the smallest power of two
+  * above p (reference_model/field.py uses the same R).
+  */
+case class FieldConfig(name: String, p: BigInt) {
+  require(p > 2 && p.testBit(0) && p.isProbablePrime(64), s"$name: modulus must be an odd prime")
+  val width: Int = p.bitLength
+  val R: BigInt = BigInt(1) << width
+  val rModP: BigInt = R.mod(p)
+  val r2ModP: BigInt = (R * R).mod(p)
+  val rInv: BigInt = R.modInverse(p)
+  val pInvNeg: BigInt = (-p.modInverse(R)).mod(R)
+
+  def toMont(x: BigInt): BigInt = (x * R).mod(p)
+  def fromMont(x: BigInt): BigInt = (x * rInv).mod(p)
+}
+
+object FieldConfig {
+  // One line per prime; reference_model/field.py lists the same ones (checked by tests/test_model_field.py).
+  val bls12_381_fr = FieldConfig("bls12_381_fr", BigInt("73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001", 16))
+  val bls12_377_fq = FieldConfig("bls12_377_fq", BigInt("01ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000001", 16))
+  val bls12_377_fr = FieldConfig("bls12_377_fr", BigInt("12ab655e9a2ca55660b44d1e5c37b00159aa76fed00000010a11800000000001", 16))
+
+  val all: Seq[FieldConfig] = Seq(bls12_381_fr, bls12_377_fq, bls12_377_fr)
+  def byName(name: String): FieldConfig =
+    all.find(_.name == name).getOrElse(throw new IllegalArgumentException(s"unknown field $name; known: ${all.map(_.name).mkString(", ")}"))
+}
+
+/** How arithmetic maps onto the FPGA.
+  *
+  * @param tileA       unsigned operand width on the DSP48E2 A port (27-bit signed port: 26 unsigned bits)
+  * @param tileB       unsigned operand width on the DSP48E2 B port (18-bit signed port: 17 unsigned bits)
+  * @param tileLatency register stages of one DSP tile after its registered inputs (MREG + PREG)
+  * @param carryChunk  longest carry chain allowed in one pipeline stage (bits); wider adders are carry-select
+  * @param levelsPerStage compressor layers (one LUT level each) between two pipeline registers
+  * @param koSplits    Karatsuba split factors per recursion level; None = the cheapest plan by DSP count
+  */
+case class ArithConfig(
+    tileA: Int = 26,
+    tileB: Int = 17,
+    tileLatency: Int = 2,
+    carryChunk: Int = 64,
+    levelsPerStage: Int = 2,
+    koSplits: Option[Seq[Int]] = None
+) {
+  require(tileA >= 2 && tileB >= 2, "tile operand widths must be at least 2 bits")
+  require(tileA <= 26 && tileB <= 17, "a tile must fit one DSP48E2 (26x17 unsigned)")
+  require(tileLatency >= 1, "a DSP tile needs at least its output register")
+  require(carryChunk >= 8 && carryChunk <= 96, "carry chain per stage must be in 8..96 bits")
+  require(levelsPerStage >= 1 && levelsPerStage <= 6, "compressor layers per stage must be in 1..6")
+  koSplits.foreach(s => require(s.forall(_ >= 2), "Karatsuba split factors must be >= 2"))
+}

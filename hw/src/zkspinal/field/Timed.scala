@@ -1,0 +1,23 @@
+package zkspinal.field
+
+import spinal.core._
+import spinal.lib._
+
+/** A signal and the pipeline stage at which it is valid (cycles after the enclosing core's input).
+  * Builders take and return Timed values, so every core's latency is the `at` of its output: computed by
+  * the generator, never written down.
+  */
+case class Timed[T <: Data](value: T, at: Int) {
+  require(at >= 0)
+  /** The same value delayed to `stage` (registers without reset: datapath only). */
+  def to(stage: Int): T = {
+    require(stage >= at, s"cannot move a signal from stage $at back to $stage")
+    Delay(value, stage - at)
+  }
+  def map[U <: Data](f: T => U): Timed[U] = Timed(f(value), at)
+  def reg: Timed[T] = Timed(RegNext(value), at + 1)
+}
+
+object Timed {
+  def latest(xs: Iterable[Timed[_ <: Data]]): Int = if (xs.isEmpty) 0 else xs.map(_.at).max
+}

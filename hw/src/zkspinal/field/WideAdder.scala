@@ -1,0 +1,49 @@
+package zkspinal.field
+
+import spinal.core._
+
+/** Carry-propagate adders whose carry chains never exceed `carryChunk` bits per pipeline stage.
+  *
+  * Up to `carryChunk` bits: one registered adder (latency 1).  Wider: carry-select in two stages.  Stage 1
+  * adds every chunk twice, with carry-in 0 and 1 (chains of at most `carryChunk` bits); stage 2 resolves the
+  * chunk carries, c(k+1) = g(k) | (p(k) & c(k)) with g/p the carry-outs of the two sums (a few LUT levels,
+  * no carry chain), and selects each chunk.
+  */
+object WideAdder {
+  def latency(width: Int, cfg: ArithConfig): Int = if (width <= cfg.carryChunk) 1 else 2
+
+  /** (a + b + cin) mod 2^width, both operands and cin valid at the same stage. */
+  def apply(a: Timed[UInt], b: Timed[UInt], width: Int, cfg: ArithConfig, cin: Bool = null): Timed[UInt] = {
+    val at = a.at max b.at
+    val av = a.to(at).resize(width)
+    val bv = b.to(at).resize(width)
+    val ci = if (cin == null) False else cin
+    if (width <= cfg.carryChunk) {
+      Timed(RegNext(av + bv + ci.asUInt.resize(width)), at + 1)
+    } else {
+      val chunks = (0 until width by cfg.carryChunk).map(lo => (lo, (lo + cfg.carryChunk) min width))
+      // stage 1: both sums per chunk (chunk 0 only needs the one with the real carry-in)
+      val sums = chunks.zipWithIndex.map { case ((lo, hi), k) =>
+        val x = av(hi - 1 downto lo).resize(hi - lo + 1)
+        val y = bv(hi - 1 downto lo).resize(hi - lo + 1)
+        if (k == 0) { val s = RegNext(x + y + ci.asUInt.resize(hi - lo + 1)); (s, s) }
+        else (RegNext(x + y), RegNext(x + y + U(1, hi - lo + 1 bits)))
+      }
+      // stage 2: chunk carries and selection
+      var carry: Bool = False
+      val parts = sums.zipWithIndex.map { case ((s0, s1), k) =>
+        val w = s0.getWidth - 1
+        val part = if (k == 0) s0(w - 1 downto 0) else Mux(carry, s1(w - 1 downto 0), s0(w - 1 downto 0))
+        carry = if (k == 0) s0(w) else s0(w) | (s1(w) & carry)
+        part
+      }
+      Timed(RegNext(Cat(parts).asUInt), at + 2) // Cat of a Seq: first element is the LSB
+    }
+  }
+
+  /** x + c for a constant c (mod 2^width). */
+  def addConst(x: Timed[UInt], c: BigInt, width: Int, cfg: ArithConfig): Timed[UInt] = {
+    val cm = c.mod(BigInt(1) << width)
+    apply(x, Timed(U(cm, width bits), x.at), width, cfg)
+  }
+}

@@ -1,0 +1,94 @@
+package zkspinal.system
+
+import spinal.core._
+import zkspinal.field._
+import java.io.File
+import java.security.MessageDigest
+import java.nio.file.{Files, Paths}
+
+/** Emits the Verilog of every top into build/rtl (one file per top) with a manifest.json describing each
+  * (latency, DSP tiles, field, ...) for the tests and benchmarks, and prints an md5 per file.
+  *
+  *   ./mill hw.runMain zkspinal.system.Emit [--out DIR] [--only REGEX]
+  */
+object Emit {
+  case class Top(name: String, kind: String, build: () => Component, info: Component => Map[String, Any])
+
+  def fieldTops(f: FieldConfig, cfg: ArithConfig = ArithConfig()): Seq[Top] = {
+    def core(c: Component): FlowCore = c match { case s: FieldStream => s.core; case fc: FlowCore => fc }
+    def common(c: Component): Map[String, Any] = {
+      val fc = core(c)
+      Map("field" -> f.name, "p" -> ("0x" + f.p.toString(16)), "n" -> f.width, "latency" -> fc.latency,
+        "dsp_tiles" -> fc.dspTiles, "arity" -> fc.arity, "in_width" -> fc.inWidth, "out_width" -> fc.outWidth) ++
+        (c match { case s: FieldStream => Map("fifo_depth" -> s.depth, "stream_latency" -> s.streamLatency); case _ => Map() }) ++
+        (fc match { case m: ConstMul => Map("constant" -> ("0x" + m.constant.toString(16))); case _ => Map() })
+    }
+    // a fixed, structure-free test constant for the generic ConstMul: the field's R^2 mod p
+    val cores: Seq[(String, () => FlowCore, Boolean)] = Seq(
+      ("ModAdd", () => new ModAdd(f, cfg), true),
+      ("ModSub", () => new ModSub(f, cfg), true),
+      ("KaratsubaMul", () => new KaratsubaMul(f.width, cfg), false),
+      ("MontMul", () => new MontgomeryMul(f, cfg), true),
+      ("ConstMul", () => new ConstMul(f, f.r2ModP, cfg), false),
+      ("ToMont", () => new MontConvert(f, toMont = true, cfg), false),
+      ("FromMont", () => new MontConvert(f, toMont = false, cfg), false)
+    )
+    cores.flatMap { case (kind, mk, check) =>
+      Seq(
+        Top(s"${kind}_${f.name}", kind, () => mk(), common),
+        Top(s"${kind}Stream_${f.name}", kind + "Stream", () => new FieldStream(mk(), f, check), common)
+      )
+    }
+  }
+
+  def allTops: Seq[Top] = FieldConfig.all.flatMap(fieldTops(_))
+
+  private def md5(path: String): String =
+    MessageDigest.getInstance("MD5").digest(Files.readAllBytes(Paths.get(path))).map("%02x".format(_)).mkString
+
+  private def json(v: Any): String = v match {
+    case s: String => "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\""
+    case m: Map[_, _] => m.toSeq.sortBy(_._1.toString).map { case (k, x) => json(k.toString) + ": " + json(x) }.mkString("{", ", ", "}")
+    case s: Seq[_] => s.map(json).mkString("[", ", ", "]")
+    case b: Boolean => b.toString
+    case n: Int => n.toString
+    case other => json(other.toString)
+  }
+
+  def main(args: Array[String]): Unit = {
+    var out = "build/rtl"
+    var only = ".*"
+    args.sliding(2, 2).foreach {
+      case Array("--out", d)  => out = d
+      case Array("--only", r) => only = r
+      case other              => sys.error(s"usage: Emit [--out DIR] [--only REGEX] (got ${other.mkString(" ")})")
+    }
+    new File(out).mkdirs()
+    val selected = allTops.filter(_.name.matches(only))
+    require(selected.nonEmpty, s"no top matches $only")
+    val entries = selected.map { t =>
+      var info = Map[String, Any]()
+      SpinalConfig(targetDirectory = out, oneFilePerComponent = false, headerWithDate = false, inlineRom = true)
+        .generateVerilog { val c = t.build(); c.setDefinitionName(t.name); info = t.info(c); c }
+      val file = s"$out/${t.name}.v"
+      val sum = md5(file)
+      println(f"md5 $sum  ${t.name}.v")
+      t.name -> (info ++ Map("file" -> s"${t.name}.v", "kind" -> t.kind, "md5" -> sum))
+    }
+    // merge with entries of tops emitted earlier (an --only run keeps the rest of the manifest)
+    val manifestPath = s"$out/manifest.json"
+    val fresh = entries.toMap
+    val lines = fresh.toSeq.sortBy(_._1).map { case (k, v) => "  " + json(k) + ": " + json(v) }
+    val old = if (new File(manifestPath).exists()) ManifestMerge.read(manifestPath).filterNot(e => fresh.contains(e._1)).map(_._2) else Seq()
+    Files.write(Paths.get(manifestPath), (lines ++ old).sorted.mkString("{\n", ",\n", "\n}\n").getBytes)
+  }
+}
+
+/** Keeps the raw JSON lines of a manifest written by [[Emit]] (one top per line). */
+object ManifestMerge {
+  def read(path: String): Seq[(String, String)] =
+    scala.io.Source.fromFile(path).getLines().map(_.trim).filter(_.startsWith("\"")).map { l =>
+      val key = l.drop(1).takeWhile(_ != '"')
+      key -> ("  " + l.stripSuffix(","))
+    }.toSeq
+}

@@ -1,0 +1,1 @@
+"""zkspinal golden models: the specification every hardware core is checked against."""

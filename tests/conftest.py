@@ -1,0 +1,57 @@
+"""pytest configuration: repository on sys.path, the emitted RTL up to date, the quick/long tiers."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+
+def pytest_addoption(parser):
+    parser.addoption("--long", action="store_true", help="also run the long (soak) tier")
+    parser.addoption("--sim", action="append", default=None, help="simulator(s) to use (icarus, verilator)")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "long: soak tier, run with --long")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--long"):
+        return
+    skip = pytest.mark.skip(reason="long tier: use --long")
+    for item in items:
+        if "long" in item.keywords:
+            item.add_marker(skip)
+
+
+def selected_sims(config) -> list[str]:
+    env = os.environ.get("SIM")
+    return config.getoption("--sim") or (env.split(",") if env else ["icarus", "verilator"])
+
+
+def pytest_generate_tests(metafunc):
+    if "sim" in metafunc.fixturenames:
+        metafunc.parametrize("sim", selected_sims(metafunc.config))
+
+
+def _rtl_stale() -> bool:
+    manifest = ROOT / "build" / "rtl" / "manifest.json"
+    if not manifest.exists():
+        return True
+    newest = max(p.stat().st_mtime for p in (ROOT / "hw" / "src").rglob("*.scala"))
+    return newest > manifest.stat().st_mtime
+
+
+def pytest_sessionstart(session):
+    """Emits the Verilog once (on the controller, not on xdist workers) when any generator source is newer
+    than the manifest."""
+    if hasattr(session.config, "workerinput") or os.environ.get("ZK_NO_EMIT") == "1":
+        return
+    if _rtl_stale():
+        subprocess.run([str(ROOT / "mill"), "--no-daemon", "hw.runMain", "zkspinal.system.Emit"], cwd=ROOT, check=True)

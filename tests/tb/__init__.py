@@ -1,0 +1,1 @@
+"""cocotb testbench helpers shared by the core tests."""
