@@ -1,0 +1,234 @@
+"""Multi-scalar multiplication on BLS12-377 G1 as the zkspinal MSM engine and its host compute it.
+
+  result = sum_i s_i * P_i,   P_i on the curve, 0 <= s_i < r (integers; for G1 points the same as mod r).
+
+Split of the work (Pippenger's bucket method, the Hardcaml ZPrize split):
+  host       precompute_points: every P_i to the adder's precomputed twisted Edwards operand (curves.precomputed);
+             points without a twisted Edwards image (and, when checked, points outside G1) become "exceptions":
+             their record is the identity and their term s_i * P_i is added on the host.
+  hardware   accumulate_buckets: scalars cut into signed-digit windows (WindowLayout.digits); for every point and
+             window with digit d != 0, bucket |d| of that window += sign(d) * Q_i through the mixed adder.
+  host       postprocess: per window sum_k k * bucket_k (running sums), windows combined by doubling, back to
+             short Weierstrass affine, plus the exceptions.
+
+Signed-digit recoding (windows w_0 .. w_{W-1} from the least significant bit, offsets o_j = w_0 + ... + w_{j-1}):
+  c_0 = 0;  for j < W-1:  v = ((s >> o_j) mod 2^w_j) + c_j;  if v >= 2^(w_j - 1): d_j = v - 2^w_j, c_{j+1} = 1
+                                                             else:                d_j = v,         c_{j+1} = 0
+  top window: d_{W-1} = (s >> o_{W-1}) + c_{W-1} (all remaining bits, never negative, no carry out).
+  Then s = sum_j d_j * 2^o_j exactly.  |d_j| <= 2^(w_j - 1), so window j < W-1 has B_j = 2^(w_j - 1) buckets
+  (k = 1 .. B_j, bucket k holds the points with |d_j| = k, k - 1 is its memory address); the top window has
+  B_top = ((r - 1) >> o_top) + 1 buckets.  A negative digit adds -Q_i (a free negation, see curves.precomputed).
+  The default layout is Hardcaml's: 13 windows of 13 bits then 7 windows of 12 bits = 253 bits, giving
+  13*4096 + 6*2048 + 2,390 = 67,926 buckets ((r-1) >> 241 = 2,389, plus a carry: the top digit is at most 2,390;
+  Hardcaml read back all 4,095 non-zero values of its unsigned 12-bit top window: 69,631).
+
+Bucket contents: every bucket starts as the identity accumulator and receives its points in increasing point
+index.  An engine that keeps that per-bucket order returns these values bit for bit; one that reorders returns
+the same points in other projective coordinates (compare with buckets_equivalent).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .curves import FQ, FR, G1, HW, TE, mixed_add
+
+SCALAR_BITS = FR.p.bit_length()   # 253
+MAX_BUCKET_INDEX = (1 << 21) - 1    # the bucket tag is 21 bits wide (msm_formats)
+MAX_WINDOWS = 127                   # the window tag is 7 bits wide
+
+
+@dataclass(frozen=True)
+class WindowLayout:
+    widths: tuple[int, ...]
+    order: int = FR.p
+    offsets: tuple[int, ...] = field(init=False)
+
+    def __post_init__(self):
+        w = tuple(int(x) for x in self.widths)
+        object.__setattr__(self, "widths", w)
+        if not 1 <= len(w) <= MAX_WINDOWS:
+            raise ValueError(f"window layout needs 1 to {MAX_WINDOWS} windows, got {len(w)}")
+        if any(x < 1 for x in w):
+            raise ValueError(f"window widths must be >= 1: {w}")
+        bits = (self.order - 1).bit_length()
+        if sum(w) < bits:
+            raise ValueError(f"windows {w} cover {sum(w)} bits; scalars have {bits}")
+        offs, o = [], 0
+        for x in w:
+            offs.append(o)
+            o += x
+        object.__setattr__(self, "offsets", tuple(offs))
+        for j in range(len(w)):
+            if self.buckets(j) > MAX_BUCKET_INDEX:
+                raise ValueError(f"window {j} would need {self.buckets(j)} buckets; the bucket tag allows "
+                                 f"{MAX_BUCKET_INDEX}")
+
+    @classmethod
+    def parse(cls, spec: str) -> "WindowLayout":
+        """'13x13,12x7' (width x count, ...) or '13,13,12' (one width per window), least significant first."""
+        widths = []
+        for part in spec.replace(" ", "").split(","):
+            m = re.fullmatch(r"(\d+)(?:x(\d+))?", part)
+            if not m:
+                raise ValueError(f"bad window spec {spec!r}: use e.g. 13x13,12x7 or 16,16,16")
+            widths += [int(m.group(1))] * int(m.group(2) or 1)
+        return cls(tuple(widths))
+
+    @property
+    def num_windows(self) -> int:
+        return len(self.widths)
+
+    def buckets(self, j: int) -> int:
+        if j < len(self.widths) - 1:
+            return 1 << (self.widths[j] - 1)
+        return ((self.order - 1) >> self.offsets[j]) + 1
+
+    @property
+    def total_buckets(self) -> int:
+        return sum(self.buckets(j) for j in range(self.num_windows))
+
+    def digits(self, s: int) -> list[int]:
+        if not 0 <= s < self.order:
+            raise ValueError(f"scalar {s:#x} not in [0, r)")
+        out, carry = [], 0
+        for j, (w, o) in enumerate(zip(self.widths, self.offsets)):
+            if j == len(self.widths) - 1:
+                out.append((s >> o) + carry)
+                break
+            v = ((s >> o) & ((1 << w) - 1)) + carry
+            if v >= 1 << (w - 1):
+                out.append(v - (1 << w))
+                carry = 1
+            else:
+                out.append(v)
+                carry = 0
+        return out
+
+    def __str__(self):
+        runs, out = [], []
+        for w in self.widths:
+            if runs and runs[-1][0] == w:
+                runs[-1][1] += 1
+            else:
+                runs.append([w, 1])
+        for w, n in runs:
+            out.append(f"{w}x{n}" if n > 1 else f"{w}")
+        return ",".join(out)
+
+
+DEFAULT_LAYOUT = WindowLayout((13,) * 13 + (12,) * 7)
+
+
+# ---- host: points to the hardware's operands ----------------------------------------------------------
+@dataclass
+class PrecomputedPoints:
+    records: list            # (QM, QP, QT) per point, Montgomery domain
+    exceptions: list         # indices of the points handled on the host
+
+
+def precompute_points(points, check_subgroup: bool = True) -> PrecomputedPoints:
+    """Infinity becomes the identity record.  A point without a twisted Edwards image, or outside G1 when
+    check_subgroup is set (the adder's formulas are complete on G1 only), becomes an exception."""
+    records, exceptions = [], []
+    for i, P in enumerate(points):
+        if P is not None and (not TE.has_image(P) or (check_subgroup and not G1.in_subgroup(P))):
+            records.append(HW.IDENTITY_Q)
+            exceptions.append(i)
+        else:
+            records.append(HW.precompute(TE.to_edwards(P)))
+    return PrecomputedPoints(records, exceptions)
+
+
+# ---- hardware: bucket accumulation --------------------------------------------------------------------
+def accumulate_buckets(layout: WindowLayout, records, scalars) -> list[list[tuple]]:
+    """buckets[j][k-1]: the accumulator of window j, bucket k, exactly as the engine returns it."""
+    if len(records) != len(scalars):
+        raise ValueError(f"{len(records)} points but {len(scalars)} scalars")
+    buckets = [[HW.IDENTITY_S] * layout.buckets(j) for j in range(layout.num_windows)]
+    for Q, s in zip(records, scalars):
+        for j, d in enumerate(layout.digits(s)):
+            if d:
+                row = buckets[j]
+                row[abs(d) - 1] = mixed_add(FQ, row[abs(d) - 1], Q, negate=d < 0)
+    return buckets
+
+
+def buckets_equivalent(a: tuple, b: tuple) -> bool:
+    """Two accumulators hold the same curve point (possibly in different projective coordinates)."""
+    return TE.equal(HW.to_extended(a), HW.to_extended(b))
+
+
+# ---- host: post-processing ----------------------------------------------------------------------------
+def _is_identity(E) -> bool:
+    X, Y, Z, _ = E
+    return X % FQ.p == 0 and (Y - Z) % FQ.p == 0
+
+
+def window_sum(buckets_j, dense: bool = False) -> tuple:
+    """sum_k k * bucket_k in extended coordinates.  Running sums from the top bucket down: running += B_k,
+    total += running.  Between non-empty buckets the running sum is constant, so the sparse form adds
+    gap * running with one scalar multiplication instead of gap additions (same point, fewer operations)."""
+    if dense:
+        running = total = TE.IDENTITY
+        for S in reversed(buckets_j):
+            running = TE.add(running, HW.to_extended(S))
+            total = TE.add(total, running)
+        return total
+    items = [(k, HW.to_extended(S)) for k, S in enumerate(buckets_j, start=1)]
+    items = [(k, E) for k, E in items if not _is_identity(E)]
+    running = total = TE.IDENTITY
+    for idx in range(len(items) - 1, -1, -1):
+        k, E = items[idx]
+        running = TE.add(running, E)
+        gap = k - (items[idx - 1][0] if idx else 0)
+        total = TE.add(total, TE.mul(running, gap))
+    return total
+
+
+def combine_windows(layout: WindowLayout, sums: list) -> tuple:
+    """sum_j 2^o_j * sums[j], Horner from the top window."""
+    acc = TE.IDENTITY
+    for j in range(layout.num_windows - 1, -1, -1):
+        if j < layout.num_windows - 1:
+            for _ in range(layout.widths[j]):
+                acc = TE.double(acc)
+        acc = TE.add(acc, sums[j])
+    return acc
+
+
+def postprocess(layout: WindowLayout, buckets, points=(), scalars=(), exceptions=(), dense: bool = False):
+    """Bucket read-out -> affine short Weierstrass result (None = infinity), adding the host-side terms."""
+    total = combine_windows(layout, [window_sum(b, dense) for b in buckets])
+    R = G1.to_jacobian(TE.from_edwards(TE.to_affine(total)))
+    for i in exceptions:
+        R = G1.jac_add(R, G1.jac_mul(G1.to_jacobian(points[i]), scalars[i]))
+    return G1.to_affine(R)
+
+
+# ---- whole MSMs ---------------------------------------------------------------------------------------
+def msm_pippenger(points, scalars, layout: WindowLayout = DEFAULT_LAYOUT, check_subgroup: bool = True):
+    if len(points) != len(scalars):
+        raise ValueError(f"{len(points)} points but {len(scalars)} scalars")
+    pre = precompute_points(points, check_subgroup)
+    buckets = accumulate_buckets(layout, pre.records, scalars)
+    return postprocess(layout, buckets, points, scalars, pre.exceptions)
+
+
+def msm_double_and_add(points, scalars):
+    """The plain definition: sum of s_i * P_i, each by double-and-add in Jacobian coordinates."""
+    if len(points) != len(scalars):
+        raise ValueError(f"{len(points)} points but {len(scalars)} scalars")
+    R = G1.INFINITY_JAC
+    for P, s in zip(points, scalars):
+        R = G1.jac_add(R, G1.jac_mul(G1.to_jacobian(P), s))
+    return G1.to_affine(R)
+
+
+def format_result(P) -> str:
+    return "infinity" if P is None else f"0x{P[0]:096x} 0x{P[1]:096x}"
+
+
+if __name__ == "__main__":
+    from .msm_cli import main
+    raise SystemExit(main())

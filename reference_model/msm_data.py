@@ -1,0 +1,149 @@
+"""MSM inputs: deterministic generation, the data-set directory (ZPrize harness files), the JSON form, validation.
+
+Generation (reproduced bit for bit by sw/host-msm `host-msm gen`):
+  draw(seed, label, i) = int.from_bytes(SHA-256(TAG || label || seed || i || 0x00) || SHA-256(... || 0x01),
+                         "little") mod r,  with TAG = b"zkspinal-msm-gen", seed and i as 8-byte little-endian.
+  point i  = k_i * G with k_i = draw(seed, b"point", i), or G when k_i = 0  (uniform over G1 \\ {O})
+  scalar i = draw(seed, b"scalar", i)                                       (uniform over [0, r))
+  --trivial: every point is G and every scalar is 0 except scalar 0 (Hardcaml's driver-debugging input).
+
+Data-set directory: `points` and `scalars` in arkworks' uncompressed CanonicalSerialize form (msm_formats).
+JSON form: {"points": [{"x": "0x..", "y": "0x.."} | "infinity", ...], "scalars": ["0x..", ...]}, coordinates and
+scalars as big-endian hex strings (JSON integers are accepted too); other keys are ignored.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from .curves import FQ, FR, G1
+from .curves.weierstrass import fixed_base_mul_many, fixed_base_table
+from .msm_formats import FormatError, deserialize_points, deserialize_scalars, serialize_points, serialize_scalars
+
+GEN_TAG = b"zkspinal-msm-gen"
+
+
+class MsmInputError(ValueError):
+    """Bad MSM input; the message names the item (points[i], scalars[i], the file)."""
+
+
+def draw(seed: int, label: bytes, i: int) -> int:
+    head = GEN_TAG + label + seed.to_bytes(8, "little") + i.to_bytes(8, "little")
+    wide = hashlib.sha256(head + b"\x00").digest() + hashlib.sha256(head + b"\x01").digest()
+    return int.from_bytes(wide, "little") % FR.p
+
+
+_TABLE = None
+
+
+def generate(npow: int, seed: int, trivial: bool = False):
+    """(points, scalars) with n = 2^npow."""
+    n = 1 << npow
+    if trivial:
+        return [G1.generator] * n, [draw(seed, b"scalar", 0)] + [0] * (n - 1)
+    global _TABLE
+    if _TABLE is None:
+        _TABLE = fixed_base_table(G1, G1.generator, FR.p.bit_length())
+    ks = [draw(seed, b"point", i) or 1 for i in range(n)]
+    return fixed_base_mul_many(G1, _TABLE, ks), [draw(seed, b"scalar", i) for i in range(n)]
+
+
+def save(directory, points, scalars) -> None:
+    d = Path(directory)
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "points").write_bytes(serialize_points(points, FQ.p))
+    (d / "scalars").write_bytes(serialize_scalars(scalars))
+
+
+def load(directory, check_subgroup: bool = False):
+    """(points, scalars) from a data-set directory, validated like the JSON form."""
+    d = Path(directory)
+    try:
+        points = deserialize_points((d / "points").read_bytes(), FQ.p)
+        scalars = deserialize_scalars((d / "scalars").read_bytes())
+    except (OSError, FormatError) as e:
+        raise MsmInputError(f"{d}: {e}") from None
+    validate(points, scalars, check_subgroup)
+    return points, scalars
+
+
+def validate(points, scalars, check_subgroup: bool = False) -> None:
+    if len(points) != len(scalars):
+        raise MsmInputError(f"{len(points)} points but {len(scalars)} scalars")
+    for i, P in enumerate(points):
+        if not G1.is_on_curve(P):
+            raise MsmInputError(f"points[{i}]: (0x{P[0]:x}, 0x{P[1]:x}) is not on the curve y^2 = x^3 + 1")
+        if check_subgroup and not G1.in_subgroup(P):
+            raise MsmInputError(f"points[{i}]: (0x{P[0]:x}, 0x{P[1]:x}) is not in the G1 subgroup")
+    for i, s in enumerate(scalars):
+        if not 0 <= s < FR.p:
+            raise MsmInputError(f"scalars[{i}]: 0x{s:x} is not below r = 0x{FR.p:x}")
+
+
+def _number(value, what: str, bound: int, bound_name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise MsmInputError(f"{what}: expected a hex string, got {json.dumps(value)}")
+    if isinstance(value, str):
+        text = value.strip()
+        if not text.lower().startswith("0x"):
+            raise MsmInputError(f"{what}: {value!r} is not 0x-prefixed hex")
+        try:
+            value = int(text, 16)
+        except ValueError:
+            raise MsmInputError(f"{what}: {value!r} is not valid hex") from None
+    if not 0 <= value < bound:
+        raise MsmInputError(f"{what}: 0x{value:x} is not below {bound_name} = 0x{bound:x}")
+    return value
+
+
+def from_json(doc) -> tuple[list, list]:
+    """Parses (without the curve checks) the JSON form."""
+    if not isinstance(doc, dict):
+        raise MsmInputError("top level: expected an object with 'points' and 'scalars'")
+    for key in ("points", "scalars"):
+        if key not in doc:
+            raise MsmInputError(f"missing key {key!r}")
+        if not isinstance(doc[key], list):
+            raise MsmInputError(f"{key}: expected a list")
+    points = []
+    for i, item in enumerate(doc["points"]):
+        if item == "infinity":
+            points.append(None)
+        elif isinstance(item, dict) and "x" in item and "y" in item:
+            points.append((_number(item["x"], f"points[{i}].x", FQ.p, "p"),
+                           _number(item["y"], f"points[{i}].y", FQ.p, "p")))
+        else:
+            raise MsmInputError(f"points[{i}]: expected {{\"x\": .., \"y\": ..}} or \"infinity\", got "
+                                f"{json.dumps(item)[:80]}")
+    scalars = [_number(s, f"scalars[{i}]", FR.p, "r") for i, s in enumerate(doc["scalars"])]
+    return points, scalars
+
+
+def load_json(path, check_subgroup: bool = False):
+    try:
+        text = Path(path).read_text()
+    except OSError as e:
+        raise MsmInputError(f"{path}: {e.strerror}") from None
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise MsmInputError(f"{path}: malformed JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    try:
+        points, scalars = from_json(doc)
+        validate(points, scalars, check_subgroup)
+    except MsmInputError as e:
+        raise MsmInputError(f"{path}: {e}") from None
+    return points, scalars
+
+
+def to_json(points, scalars) -> dict:
+    return {
+        "points": ["infinity" if P is None else {"x": f"0x{P[0]:096x}", "y": f"0x{P[1]:096x}"} for P in points],
+        "scalars": [f"0x{s:064x}" for s in scalars],
+    }
+
+
+def load_any(path, check_subgroup: bool = False):
+    """A JSON file or a data-set directory."""
+    return load(path, check_subgroup) if Path(path).is_dir() else load_json(path, check_subgroup)

@@ -1,0 +1,172 @@
+"""Binary formats of the MSM engine's streams and of the data-set files (see msm_formats.md for the rationale).
+
+Streams (AXI4-Stream, 512-bit beats, little-endian: byte i of a beat is tdata[8i+7:8i], bit k of a record is bit
+k%512 of beat k//512):
+  scalar word     32 bytes: the scalar as an unsigned integer (plain, not Montgomery), < r; two per beat.
+  point record    3 beats = 1536 bits: QM at bits [0,377), QP at [377,754), QT at [754,1131), zero above.
+  bucket record   3 beats = 1536 bits: U [0,377), V [377,754), W [754,1131), T [1131,1508),
+                  window index at [1508,1515) (7 bits), bucket index k at [1515,1536) (21 bits).
+All field elements in the records are in the hardware Montgomery domain (x*2^377 mod p), fully reduced.
+
+Files (the layout the ZPrize test harness used, arkworks CanonicalSerialize, uncompressed):
+  points   u64 LE count, then per point x (48 bytes LE) and y (48 bytes LE) with the flags in the two top bits of
+           y's last byte: bit 7 = y is the larger of (y, -y), bit 6 = point at infinity (x = y = 0).
+  scalars  u64 LE count, then 32 bytes LE per scalar.
+"""
+from __future__ import annotations
+
+import struct
+
+FIELD_BITS = 377
+BEAT_BYTES = 64
+RECORD_BEATS = 3
+RECORD_BYTES = RECORD_BEATS * BEAT_BYTES          # 192
+RECORD_BITS = RECORD_BYTES * 8                    # 1536
+SCALAR_BYTES = 32
+TAG_OFFSET = 4 * FIELD_BITS                       # 1508
+WINDOW_TAG_BITS = 7
+BUCKET_TAG_BITS = RECORD_BITS - TAG_OFFSET - WINDOW_TAG_BITS   # 21
+FQ_BYTES = 48
+_MASK = (1 << FIELD_BITS) - 1
+
+
+class FormatError(ValueError):
+    """Malformed stream or file contents; the message names the offending record."""
+
+
+def _fields_to_record(values, tag: int = 0) -> bytes:
+    acc = 0
+    for i, v in enumerate(values):
+        acc |= int(v) << (FIELD_BITS * i)
+    acc |= tag << TAG_OFFSET
+    return acc.to_bytes(RECORD_BYTES, "little")
+
+
+def _record_fields(rec: bytes, count: int) -> tuple[list[int], int]:
+    acc = int.from_bytes(rec, "little")
+    return [(acc >> (FIELD_BITS * i)) & _MASK for i in range(count)], acc >> (FIELD_BITS * count)
+
+
+# ---- scalar stream -------------------------------------------------------------------------------------
+def pack_scalars(scalars) -> bytes:
+    return b"".join(int(s).to_bytes(SCALAR_BYTES, "little") for s in scalars)
+
+
+def scalar_stream(scalars) -> bytes:
+    """The scalar stream as beats: n words, zero-padded to a whole beat when n is odd."""
+    data = pack_scalars(scalars)
+    return data + bytes(-len(data) % BEAT_BYTES)
+
+
+def unpack_scalars(data: bytes) -> list[int]:
+    if len(data) % SCALAR_BYTES:
+        raise FormatError(f"scalar data is {len(data)} bytes, not a multiple of {SCALAR_BYTES}")
+    return [int.from_bytes(data[i:i + SCALAR_BYTES], "little") for i in range(0, len(data), SCALAR_BYTES)]
+
+
+# ---- point records -------------------------------------------------------------------------------------
+def pack_point_records(records) -> bytes:
+    return b"".join(_fields_to_record(q) for q in records)
+
+
+def unpack_point_records(data: bytes, p: int) -> list[tuple]:
+    if len(data) % RECORD_BYTES:
+        raise FormatError(f"point record data is {len(data)} bytes, not a multiple of {RECORD_BYTES}")
+    out = []
+    for i in range(len(data) // RECORD_BYTES):
+        fields, rest = _record_fields(data[i * RECORD_BYTES:(i + 1) * RECORD_BYTES], 3)
+        if rest:
+            raise FormatError(f"point record {i}: bits above 1131 are not zero")
+        if any(v >= p for v in fields):
+            raise FormatError(f"point record {i}: a coordinate is >= p")
+        out.append(tuple(fields))
+    return out
+
+
+# ---- bucket records ------------------------------------------------------------------------------------
+def pack_bucket_records(layout, buckets) -> bytes:
+    """buckets[j][k-1] = (U, V, W, T) for window j, bucket k; records in read-out order (window, then k)."""
+    out = []
+    for j, window in enumerate(buckets):
+        if len(window) != layout.buckets(j):
+            raise ValueError(f"window {j}: {len(window)} buckets, layout says {layout.buckets(j)}")
+        for k, S in enumerate(window, start=1):
+            out.append(_fields_to_record(S, j | (k << WINDOW_TAG_BITS)))
+    return b"".join(out)
+
+
+def unpack_bucket_records(layout, data: bytes, p: int) -> list[list[tuple]]:
+    """Parses a bucket read-out stream, checking its length, every tag and every coordinate."""
+    total = layout.total_buckets
+    if len(data) != total * RECORD_BYTES:
+        raise FormatError(f"bucket data is {len(data)} bytes; the layout {layout} needs {total} records of "
+                          f"{RECORD_BYTES} bytes = {total * RECORD_BYTES}")
+    buckets, idx = [], 0
+    for j in range(layout.num_windows):
+        window = []
+        for k in range(1, layout.buckets(j) + 1):
+            fields, tag = _record_fields(data[idx * RECORD_BYTES:(idx + 1) * RECORD_BYTES], 4)
+            tw, tk = tag & ((1 << WINDOW_TAG_BITS) - 1), tag >> WINDOW_TAG_BITS
+            if (tw, tk) != (j, k):
+                raise FormatError(f"bucket record {idx}: tag says window {tw} bucket {tk}, expected window {j} "
+                                  f"bucket {k}")
+            if any(v >= p for v in fields):
+                raise FormatError(f"bucket record {idx} (window {j} bucket {k}): a coordinate is >= p")
+            window.append(tuple(fields))
+            idx += 1
+        buckets.append(window)
+    return buckets
+
+
+# ---- data-set files (arkworks CanonicalSerialize, uncompressed) ----------------------------------------
+def serialize_points(points, p: int) -> bytes:
+    out = [struct.pack("<Q", len(points))]
+    for P in points:
+        if P is None:
+            out.append(bytes(FQ_BYTES) + (1 << 6 << (8 * (FQ_BYTES - 1))).to_bytes(FQ_BYTES, "little"))
+            continue
+        x, y = P
+        flag = (1 << 7) if y > p - y else 0
+        out.append(x.to_bytes(FQ_BYTES, "little") + (y | flag << (8 * (FQ_BYTES - 1))).to_bytes(FQ_BYTES, "little"))
+    return b"".join(out)
+
+
+def deserialize_points(data: bytes, p: int) -> list:
+    """Points from an arkworks uncompressed Vec<G1Affine>; checks sizes, flags and that coordinates are < p.
+    (Curve membership is the caller's check.)"""
+    if len(data) < 8:
+        raise FormatError("points file shorter than its 8-byte count")
+    (n,) = struct.unpack_from("<Q", data)
+    if len(data) != 8 + n * 2 * FQ_BYTES:
+        raise FormatError(f"points file: count {n} needs {8 + n * 2 * FQ_BYTES} bytes, file has {len(data)}")
+    out = []
+    top_shift = 8 * FQ_BYTES - 2
+    for i in range(n):
+        off = 8 + i * 2 * FQ_BYTES
+        x = int.from_bytes(data[off:off + FQ_BYTES], "little")
+        yf = int.from_bytes(data[off + FQ_BYTES:off + 2 * FQ_BYTES], "little")
+        flags, y = yf >> top_shift, yf & ((1 << top_shift) - 1)
+        if flags == 3:
+            raise FormatError(f"points[{i}]: invalid flags (both infinity and negative)")
+        if flags == 1:
+            if x or y:
+                raise FormatError(f"points[{i}]: infinity flag with non-zero coordinates")
+            out.append(None)
+            continue
+        if x >= p or y >= p:
+            raise FormatError(f"points[{i}]: coordinate not below p")
+        out.append((x, y))
+    return out
+
+
+def serialize_scalars(scalars) -> bytes:
+    return struct.pack("<Q", len(scalars)) + pack_scalars(scalars)
+
+
+def deserialize_scalars(data: bytes) -> list[int]:
+    if len(data) < 8:
+        raise FormatError("scalars file shorter than its 8-byte count")
+    (n,) = struct.unpack_from("<Q", data)
+    if len(data) != 8 + n * SCALAR_BYTES:
+        raise FormatError(f"scalars file: count {n} needs {8 + n * SCALAR_BYTES} bytes, file has {len(data)}")
+    return unpack_scalars(data[8:])

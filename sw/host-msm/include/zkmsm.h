@@ -1,0 +1,59 @@
+/* zkmsm: host side of the zkspinal MSM engine (BLS12-377 G1), C ABI of sw/host-msm (libzkmsm.so / libzkmsm.a).
+ *
+ * Encodings (reference_model/msm_formats.md):
+ *   point    96 bytes, arkworks uncompressed: x (48 bytes LE), y (48 bytes LE), flags in the top two bits of byte 95
+ *            (bit 7: y is the larger root, bit 6: point at infinity with x = y = 0) -- the payload of a data-set
+ *            `points` file after its 8-byte count
+ *   scalar   32 bytes LE, < r -- the payload of a `scalars` file, and the engine's scalar stream
+ *   record   192 bytes (three 512-bit beats): ZKMSM_RECORD_BYTES, a point record or a bucket record
+ * Every function returns 0 on success and -1 on failure; zkmsm_last_error() then describes the failure (naming the
+ * offending point, scalar or record).  The string belongs to the library and stays valid until the next call on
+ * the same thread.  The functions are thread-safe and use all cores (rayon).
+ */
+#ifndef ZKMSM_H
+#define ZKMSM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ZKMSM_POINT_BYTES 96
+#define ZKMSM_SCALAR_BYTES 32
+#define ZKMSM_RECORD_BYTES 192
+
+typedef struct ZkmsmLayout zkmsm_layout;
+
+/* Window layout, widths from the least significant bit; widths = NULL or count = 0 gives the default
+ * (13 windows of 13 bits, 7 of 12 bits).  NULL on a bad layout. */
+zkmsm_layout *zkmsm_layout_new(const uint32_t *widths, size_t count);
+void zkmsm_layout_free(zkmsm_layout *layout);
+/* Bucket records the engine returns for this layout (67,926 for the default). */
+size_t zkmsm_layout_total_buckets(const zkmsm_layout *layout);
+
+/* Converts n points to the engine's point records (n * ZKMSM_RECORD_BYTES bytes at `records`).
+ * Points without a twisted Edwards image (and, with check_subgroup != 0, points outside G1) get the identity
+ * record; their indices go to `exceptions` (room for exceptions_cap), their count to *num_exceptions.
+ * Fails on a point that is not on the curve or badly encoded. */
+int zkmsm_precompute(const uint8_t *points, size_t n, uint8_t *records, int check_subgroup,
+                     uint64_t *exceptions, size_t exceptions_cap, size_t *num_exceptions);
+
+/* The engine's bucket read-out (buckets_len bytes) -> the MSM result as a 96-byte point at `result`.
+ * points/scalars (n each) are only read at the exception indices from zkmsm_precompute.
+ * Fails on a read-out of the wrong length, a record with a wrong tag or a coordinate >= p. */
+int zkmsm_postprocess(const zkmsm_layout *layout, const uint8_t *buckets, size_t buckets_len,
+                      const uint8_t *points, const uint8_t *scalars, size_t n,
+                      const uint64_t *exceptions, size_t num_exceptions, uint8_t *result);
+
+/* arkworks' CPU MSM of the same input (the baseline). */
+int zkmsm_msm_cpu(const uint8_t *points, const uint8_t *scalars, size_t n, uint8_t *result);
+
+const char *zkmsm_last_error(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ZKMSM_H */

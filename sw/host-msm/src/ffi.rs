@@ -1,0 +1,181 @@
+//! C ABI (include/zkmsm.h).  Every function returns 0 on success and -1 on failure, with the reason in
+//! zkmsm_last_error() (per thread).  Panics are caught and reported the same way; nothing unwinds into C.
+
+use std::cell::RefCell;
+use std::ffi::{c_char, CString};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::slice;
+
+use ark_bls12_377::{G1Affine, G1Projective};
+use ark_ec::{CurveGroup, VariableBaseMSM};
+use ark_ff::BigInt;
+
+use crate::convert::precompute_encoded;
+use crate::format::*;
+use crate::layout::WindowLayout;
+use crate::post::postprocess;
+use crate::HostError;
+
+thread_local! {
+    static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
+}
+
+fn set_error(msg: &str) {
+    let c = CString::new(msg.replace('\0', " ")).unwrap_or_default();
+    LAST_ERROR.with(|e| *e.borrow_mut() = c);
+}
+
+fn guard(f: impl FnOnce() -> Result<(), HostError>) -> i32 {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(())) => 0,
+        Ok(Err(e)) => {
+            set_error(&e.0);
+            -1
+        }
+        Err(_) => {
+            set_error("internal error (panic) in zkmsm");
+            -1
+        }
+    }
+}
+
+unsafe fn input<'a>(ptr: *const u8, len: usize, what: &str) -> Result<&'a [u8], HostError> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    if ptr.is_null() {
+        return Err(HostError::new(format!("{what} is NULL")));
+    }
+    Ok(slice::from_raw_parts(ptr, len))
+}
+
+unsafe fn output<'a>(ptr: *mut u8, len: usize, what: &str) -> Result<&'a mut [u8], HostError> {
+    if len == 0 {
+        return Ok(&mut []);
+    }
+    if ptr.is_null() {
+        return Err(HostError::new(format!("{what} is NULL")));
+    }
+    Ok(slice::from_raw_parts_mut(ptr, len))
+}
+
+/// Opaque window layout.
+pub struct ZkmsmLayout(WindowLayout);
+
+#[no_mangle]
+pub extern "C" fn zkmsm_last_error() -> *const c_char {
+    LAST_ERROR.with(|e| e.borrow().as_ptr())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn zkmsm_layout_new(widths: *const u32, count: usize) -> *mut ZkmsmLayout {
+    let mut out = std::ptr::null_mut();
+    guard(|| {
+        let layout = if widths.is_null() || count == 0 {
+            WindowLayout::hardcaml()
+        } else {
+            WindowLayout::new(slice::from_raw_parts(widths, count)).map_err(HostError::new)?
+        };
+        out = Box::into_raw(Box::new(ZkmsmLayout(layout)));
+        Ok(())
+    });
+    out
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn zkmsm_layout_free(layout: *mut ZkmsmLayout) {
+    if !layout.is_null() {
+        drop(Box::from_raw(layout));
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn zkmsm_layout_total_buckets(layout: *const ZkmsmLayout) -> usize {
+    layout.as_ref().map_or(0, |l| l.0.total_buckets())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn zkmsm_precompute(
+    points: *const u8,
+    n: usize,
+    records: *mut u8,
+    check_subgroup: i32,
+    exceptions: *mut u64,
+    exceptions_cap: usize,
+    num_exceptions: *mut usize,
+) -> i32 {
+    guard(|| {
+        let data = input(points, n * POINT_BYTES, "points")?;
+        let out = output(records, n * RECORD_BYTES, "records")?;
+        if num_exceptions.is_null() {
+            return Err(HostError::new("num_exceptions is NULL"));
+        }
+        let exc = precompute_encoded(data, out, check_subgroup != 0)?;
+        *num_exceptions = exc.len();
+        if exc.len() > exceptions_cap {
+            return Err(HostError::new(format!(
+                "{} exceptional points but room for {exceptions_cap} indices", exc.len())));
+        }
+        if !exc.is_empty() {
+            let dst = slice::from_raw_parts_mut(exceptions, exc.len());
+            for (d, &i) in dst.iter_mut().zip(&exc) {
+                *d = i as u64;
+            }
+        }
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn zkmsm_postprocess(
+    layout: *const ZkmsmLayout,
+    buckets: *const u8,
+    buckets_len: usize,
+    points: *const u8,
+    scalars: *const u8,
+    n: usize,
+    exceptions: *const u64,
+    num_exceptions: usize,
+    result: *mut u8,
+) -> i32 {
+    guard(|| {
+        let layout = &layout.as_ref().ok_or_else(|| HostError::new("layout is NULL"))?.0;
+        let bdata = input(buckets, buckets_len, "buckets")?;
+        let pdata = input(points, n * POINT_BYTES, "points")?;
+        let sdata = input(scalars, n * SCALAR_BYTES, "scalars")?;
+        let exc = if num_exceptions == 0 { &[][..] } else { slice::from_raw_parts(exceptions, num_exceptions) };
+        let out = output(result, POINT_BYTES, "result")?;
+        let mut extra = Vec::with_capacity(exc.len());
+        for &i in exc {
+            let i = i as usize;
+            if i >= n {
+                return Err(HostError::new(format!("exception index {i} >= point count {n}")));
+            }
+            let p = decode_point(&pdata[i * POINT_BYTES..(i + 1) * POINT_BYTES]).map_err(|m| HostError::at("points", i, m))?;
+            let s = decode_scalar(&sdata[i * SCALAR_BYTES..(i + 1) * SCALAR_BYTES]).map_err(|m| HostError::at("scalars", i, m))?;
+            extra.push((p, s));
+        }
+        let r = postprocess(layout, bdata, &extra)?;
+        encode_point(&r, out);
+        Ok(())
+    })
+}
+
+/// arkworks' own CPU MSM (the baseline and the reference)
+#[no_mangle]
+pub unsafe extern "C" fn zkmsm_msm_cpu(points: *const u8, scalars: *const u8, n: usize, result: *mut u8) -> i32 {
+    guard(|| {
+        let pdata = input(points, n * POINT_BYTES, "points")?;
+        let sdata = input(scalars, n * SCALAR_BYTES, "scalars")?;
+        let out = output(result, POINT_BYTES, "result")?;
+        let mut pts: Vec<G1Affine> = Vec::with_capacity(n);
+        let mut sc = Vec::with_capacity(n);
+        for i in 0..n {
+            pts.push(decode_point(&pdata[i * POINT_BYTES..(i + 1) * POINT_BYTES]).map_err(|m| HostError::at("points", i, m))?);
+            sc.push(BigInt(decode_scalar(&sdata[i * SCALAR_BYTES..(i + 1) * SCALAR_BYTES]).map_err(|m| HostError::at("scalars", i, m))?));
+        }
+        let r = G1Projective::msm_bigint(&pts, &sc).into_affine();
+        encode_point(&r, out);
+        Ok(())
+    })
+}

@@ -1,0 +1,97 @@
+//! Data-set directories (`points`, `scalars`: arkworks CanonicalSerialize, uncompressed; the ZPrize harness
+//! layout) and raw stream files.
+
+use std::fs;
+use std::path::Path;
+
+use ark_bls12_377::G1Affine;
+use ark_ff::BigInt;
+use ark_serialize::{CanonicalDeserialize, CanonicalSerialize};
+use rayon::prelude::*;
+
+use crate::format::{decode_point, decode_scalar, POINT_BYTES, SCALAR_BYTES};
+use crate::HostError;
+
+fn read(path: &Path) -> Result<Vec<u8>, HostError> {
+    fs::read(path).map_err(|e| HostError::new(format!("{}: {e}", path.display())))
+}
+
+pub fn write(path: &Path, data: &[u8]) -> Result<(), HostError> {
+    fs::write(path, data).map_err(|e| HostError::new(format!("{}: {e}", path.display())))
+}
+
+/// the 96-byte point encodings of a `points` file (after its count), checked for size
+pub fn points_payload(file: &[u8], path: &Path) -> Result<Vec<u8>, HostError> {
+    if file.len() < 8 {
+        return Err(HostError::new(format!("{}: shorter than its 8-byte count", path.display())));
+    }
+    let n = u64::from_le_bytes(file[..8].try_into().unwrap()) as usize;
+    if file.len() != 8 + n * POINT_BYTES {
+        return Err(HostError::new(format!(
+            "{}: count {n} needs {} bytes, file has {}", path.display(), 8 + n * POINT_BYTES, file.len())));
+    }
+    Ok(file[8..].to_vec())
+}
+
+pub struct DataSet {
+    /// raw 96-byte encodings (what the C API takes)
+    pub point_bytes: Vec<u8>,
+    pub points: Vec<G1Affine>,
+    pub scalars: Vec<[u64; 4]>,
+}
+
+/// Loads and checks a data-set directory: every point on the curve, every scalar below r, equal counts.
+pub fn load_dir(dir: &Path) -> Result<DataSet, HostError> {
+    let pf = dir.join("points");
+    let sf = dir.join("scalars");
+    let point_bytes = points_payload(&read(&pf)?, &pf)?;
+    let points: Vec<G1Affine> = point_bytes
+        .par_chunks(POINT_BYTES)
+        .enumerate()
+        .map(|(i, b)| decode_point(b).map_err(|m| HostError::at("points", i, m)))
+        .collect::<Result<_, _>>()
+        .map_err(|e| HostError::new(format!("{}: {e}", pf.display())))?;
+    let sdata = read(&sf)?;
+    if sdata.len() < 8 {
+        return Err(HostError::new(format!("{}: shorter than its 8-byte count", sf.display())));
+    }
+    let n = u64::from_le_bytes(sdata[..8].try_into().unwrap()) as usize;
+    if sdata.len() != 8 + n * SCALAR_BYTES {
+        return Err(HostError::new(format!(
+            "{}: count {n} needs {} bytes, file has {}", sf.display(), 8 + n * SCALAR_BYTES, sdata.len())));
+    }
+    let scalars = sdata[8..]
+        .par_chunks(SCALAR_BYTES)
+        .enumerate()
+        .map(|(i, b)| decode_scalar(b).map_err(|m| HostError::at("scalars", i, m)))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| HostError::new(format!("{}: {e}", sf.display())))?;
+    if points.len() != scalars.len() {
+        return Err(HostError::new(format!("{} points but {} scalars", points.len(), scalars.len())));
+    }
+    Ok(DataSet { point_bytes, points, scalars })
+}
+
+/// Reads the points file with arkworks' own deserializer and on-curve test (no subgroup test: the MSM is defined
+/// for every curve point): the reference path shares no parsing code with the host path.
+pub fn load_points_arkworks(dir: &Path) -> Result<Vec<G1Affine>, HostError> {
+    let pf = dir.join("points");
+    let data = read(&pf)?;
+    let pts = Vec::<G1Affine>::deserialize_uncompressed_unchecked(&data[..])
+        .map_err(|e| HostError::new(format!("{}: {e}", pf.display())))?;
+    match pts.iter().position(|p| !p.is_on_curve()) {
+        Some(i) => Err(HostError::new(format!("{}: points[{i}] is not on the curve", pf.display()))),
+        None => Ok(pts),
+    }
+}
+
+pub fn save_dir(dir: &Path, points: &[G1Affine], scalars: &[[u64; 4]]) -> Result<(), HostError> {
+    fs::create_dir_all(dir).map_err(|e| HostError::new(format!("{}: {e}", dir.display())))?;
+    let mut pbuf = Vec::with_capacity(8 + points.len() * POINT_BYTES);
+    points.serialize_uncompressed(&mut pbuf).expect("in-memory write");
+    write(&dir.join("points"), &pbuf)?;
+    let big: Vec<BigInt<4>> = scalars.iter().map(|s| BigInt(*s)).collect();
+    let mut sbuf = Vec::with_capacity(8 + scalars.len() * SCALAR_BYTES);
+    big.serialize_uncompressed(&mut sbuf).expect("in-memory write");
+    write(&dir.join("scalars"), &sbuf)
+}

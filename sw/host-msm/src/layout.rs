@@ -1,0 +1,141 @@
+//! Window layout and signed-digit recoding, as reference_model/msm.py defines them:
+//! windows from the least significant bit; for every window but the top one v = bits + carry,
+//! v >= 2^(w-1) gives the digit v - 2^w and a carry of 1; the top window takes the remaining bits + carry.
+//! Window j < W-1 has 2^(w_j-1) buckets, the top one ((r-1) >> o_top) + 1.
+
+use ark_bls12_377::Fr;
+use ark_ff::{BigInt, BigInteger, PrimeField};
+
+pub const MAX_WINDOWS: usize = 127; // 7-bit window tag
+pub const MAX_BUCKETS: usize = (1 << 21) - 1; // 21-bit bucket tag
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WindowLayout {
+    widths: Vec<u32>,
+    offsets: Vec<u32>,
+    buckets: Vec<usize>,
+}
+
+/// bits [o, o + w) of a 256-bit little-endian scalar (w <= 64)
+#[inline]
+pub fn scalar_bits(s: &[u64; 4], o: u32, w: u32) -> u64 {
+    let (q, r) = ((o / 64) as usize, o % 64);
+    if q >= 4 {
+        return 0;
+    }
+    let mut v = s[q] >> r;
+    if r > 0 && q + 1 < 4 {
+        v |= s[q + 1] << (64 - r);
+    }
+    if w < 64 {
+        v & ((1u64 << w) - 1)
+    } else {
+        v
+    }
+}
+
+impl WindowLayout {
+    pub fn new(widths: &[u32]) -> Result<Self, String> {
+        if widths.is_empty() || widths.len() > MAX_WINDOWS {
+            return Err(format!("window layout needs 1 to {MAX_WINDOWS} windows, got {}", widths.len()));
+        }
+        if widths.iter().any(|&w| w < 1) {
+            return Err(format!("window widths must be >= 1: {widths:?}"));
+        }
+        let mut r_minus_1 = Fr::MODULUS;
+        r_minus_1.sub_with_borrow(&1u64.into());
+        let bits = r_minus_1.num_bits();
+        let total: u32 = widths.iter().sum();
+        if total < bits {
+            return Err(format!("windows {widths:?} cover {total} bits; scalars have {bits}"));
+        }
+        let mut offsets = Vec::with_capacity(widths.len());
+        let mut o = 0;
+        for &w in widths {
+            offsets.push(o);
+            o += w;
+        }
+        let last = widths.len() - 1;
+        let mut buckets = Vec::with_capacity(widths.len());
+        for j in 0..widths.len() {
+            let b = if j < last {
+                if widths[j] > 22 {
+                    return Err(format!("window {j} of {} bits needs too many buckets", widths[j]));
+                }
+                1usize << (widths[j] - 1)
+            } else {
+                let top = if offsets[j] >= 256 { BigInt::<4>::from(0u64) } else { r_minus_1 >> offsets[j] };
+                if top.num_bits() > 22 {
+                    return Err(format!("top window at bit {} needs too many buckets", offsets[j]));
+                }
+                top.as_ref()[0] as usize + 1
+            };
+            if b > MAX_BUCKETS {
+                return Err(format!("window {j} would need {b} buckets; the bucket tag allows {MAX_BUCKETS}"));
+            }
+            buckets.push(b);
+        }
+        Ok(Self { widths: widths.to_vec(), offsets, buckets })
+    }
+
+    /// Hardcaml's layout: 13 windows of 13 bits, then 7 of 12 bits.
+    pub fn hardcaml() -> Self {
+        let mut w = vec![13u32; 13];
+        w.extend(std::iter::repeat(12).take(7));
+        Self::new(&w).expect("default layout")
+    }
+
+    /// "13x13,12x7" or "16,16,16"
+    pub fn parse(spec: &str) -> Result<Self, String> {
+        let mut widths = Vec::new();
+        for part in spec.split(',').map(str::trim) {
+            let (w, n) = match part.split_once('x') {
+                Some((w, n)) => (w, n),
+                None => (part, "1"),
+            };
+            let bad = || format!("bad window spec {spec:?}: use e.g. 13x13,12x7 or 16,16,16");
+            let w: u32 = w.parse().map_err(|_| bad())?;
+            let n: usize = n.parse().map_err(|_| bad())?;
+            widths.extend(std::iter::repeat(w).take(n));
+        }
+        Self::new(&widths)
+    }
+
+    pub fn num_windows(&self) -> usize {
+        self.widths.len()
+    }
+    pub fn widths(&self) -> &[u32] {
+        &self.widths
+    }
+    pub fn buckets(&self, j: usize) -> usize {
+        self.buckets[j]
+    }
+    pub fn total_buckets(&self) -> usize {
+        self.buckets.iter().sum()
+    }
+    /// index of the first record of window j in the read-out stream
+    pub fn first_record(&self, j: usize) -> usize {
+        self.buckets[..j].iter().sum()
+    }
+
+    /// the signed digits of a scalar s < r, one per window, into `out`
+    pub fn digits(&self, s: &[u64; 4], out: &mut [i32]) {
+        let last = self.widths.len() - 1;
+        let mut carry = 0u64;
+        for j in 0..=last {
+            let (w, o) = (self.widths[j], self.offsets[j]);
+            if j == last {
+                out[j] = (scalar_bits(s, o, 64) + carry) as i32;
+                break;
+            }
+            let v = scalar_bits(s, o, w) + carry;
+            if v >= 1u64 << (w - 1) {
+                out[j] = v as i32 - (1i32 << w);
+                carry = 1;
+            } else {
+                out[j] = v as i32;
+                carry = 0;
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+//! Bucket post-processing: the read-out of the engine -> sum_i s_i * P_i as an affine Weierstrass point.
+//!
+//! A record (U, V, W, T) is the point (X : Y : Z : T) = (V - U : V + U : W : 4T) in extended twisted Edwards
+//! coordinates (a common factor 4 dropped).  Reading the hardware words without conversion multiplies every
+//! coordinate by 2^-7 (format.rs), which is one more common factor: no multiplication is needed at all.
+//! Per window (in parallel): running sums from the top bucket down (running += B_k, total += running) give
+//! sum_k k * B_k; windows are combined by doubling (Horner from the top window); the result goes back through the
+//! inverse birational map; exceptions are added in Weierstrass form.
+
+use ark_bls12_377::{g1::G1TEProjective, Fq, G1Affine, G1Projective};
+use ark_ec::{AdditiveGroup, AffineRepr, CurveGroup};
+use ark_ff::{BigInt, Field, One, Zero};
+use rayon::prelude::*;
+
+use crate::consts::consts;
+use crate::format::*;
+use crate::layout::WindowLayout;
+use crate::HostError;
+
+fn window_sum(layout: &WindowLayout, j: usize, data: &[u8]) -> Result<G1TEProjective, HostError> {
+    let first = layout.first_record(j);
+    let four = Fq::from(4u64);
+    let mut running = G1TEProjective::zero();
+    let mut total = G1TEProjective::zero();
+    for b in (0..layout.buckets(j)).rev() {
+        let idx = first + b;
+        let rec = record_from_bytes(&data[idx * RECORD_BYTES..(idx + 1) * RECORD_BYTES]);
+        let (tw, tb) = get_tag(&rec);
+        if (tw, tb) != (j, b + 1) {
+            return Err(HostError::new(format!(
+                "bucket record {idx}: tag says window {tw} bucket {tb}, expected window {j} bucket {}", b + 1)));
+        }
+        let mut c = [Fq::zero(); 4];
+        for (i, v) in c.iter_mut().enumerate() {
+            *v = from_hw_word(&get_field(&rec, i * FIELD_BITS)).ok_or_else(|| {
+                HostError::new(format!("bucket record {idx} (window {j} bucket {}): a coordinate is >= p", b + 1))
+            })?;
+        }
+        let [u, v, w, t] = c;
+        if w.is_zero() {
+            return Err(HostError::new(format!(
+                "bucket record {idx} (window {j} bucket {}): W = 0 is no point", b + 1)));
+        }
+        running += G1TEProjective::new_unchecked(v - u, v + u, four * t, w);
+        total += running;
+    }
+    Ok(total)
+}
+
+/// twisted Edwards affine -> Weierstrass affine (inverse of convert.rs's map)
+pub fn te_to_sw(p: &G1TEProjective) -> G1Affine {
+    let k = consts();
+    let a = p.into_affine();
+    if a.x.is_zero() {
+        return if a.y.is_one() {
+            G1Affine::identity()
+        } else {
+            G1Affine::new_unchecked(-Fq::one(), Fq::zero()) // (0, -1) is the 2-torsion point (-1, 0)
+        };
+    }
+    let u = (Fq::one() + a.y) * (Fq::one() - a.y).inverse().expect("y != 1 when x != 0");
+    let v = k.c * u * a.x.inverse().unwrap();
+    G1Affine::new_unchecked(u * k.s_inv - Fq::one(), v * k.s_inv)
+}
+
+/// `buckets`: the whole read-out stream; `extra`: (point, scalar) terms added on the host (the exceptions).
+pub fn postprocess(layout: &WindowLayout, buckets: &[u8], extra: &[(G1Affine, [u64; 4])]) -> Result<G1Affine, HostError> {
+    let total = layout.total_buckets();
+    if buckets.len() != total * RECORD_BYTES {
+        return Err(HostError::new(format!(
+            "bucket data is {} bytes; the layout needs {total} records of {RECORD_BYTES} bytes = {}",
+            buckets.len(), total * RECORD_BYTES)));
+    }
+    let sums: Vec<G1TEProjective> = (0..layout.num_windows())
+        .into_par_iter()
+        .map(|j| window_sum(layout, j, buckets))
+        .collect::<Result<_, _>>()?;
+    let mut acc = G1TEProjective::zero();
+    for j in (0..layout.num_windows()).rev() {
+        if j + 1 < layout.num_windows() {
+            for _ in 0..layout.widths()[j] {
+                acc.double_in_place();
+            }
+        }
+        acc += sums[j];
+    }
+    let mut result: G1Projective = te_to_sw(&acc).into();
+    for (p, s) in extra {
+        result += p.mul_bigint(BigInt::<4>(*s));
+    }
+    Ok(result.into_affine())
+}
