@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from reference_model import field as fieldmod
-from reference_model.poseidon import (HashType, OpCount, count_ops, digest, digest_counted, digests, kernel,
+from reference_model.poseidon import (HashType, OpCount, count_ops, digest, digest_counted, digests, compiled_kernel,
                                       permute_optimized, permute_plain, poseidon_constants, round_numbers)
 from reference_model.poseidon import cli, constants as constfiles, matrix as mx
 from reference_model.poseidon.grain import Grain
@@ -89,8 +89,8 @@ def test_edge_states(arity):
     for s in states:
         full_opt = permute_optimized(c, s)
         assert full_opt == permute_plain(c, s), s
-        assert [int(x) for x in kernel(arity)([s])] == [full_opt[1]]
-        assert [int(x) for x in kernel(arity, optimized=False)([s])] == [full_opt[1]]
+        assert [int(x) for x in compiled_kernel(arity)([s])] == [full_opt[1]]
+        assert [int(x) for x in compiled_kernel(arity, optimized=False)([s])] == [full_opt[1]]
 
 
 @pytest.mark.parametrize("arity", [1, 3, 16])
@@ -100,6 +100,11 @@ def test_other_arities_and_strengthened(arity):
         pre = random_preimages(rng, 30, arity)
         assert digests(pre, arity, strength=strength) == digests(pre, arity, strength=strength, optimized=False)
     assert digests(pre, arity, strength="standard") != digests(pre, arity, strength="strengthened")
+
+
+def test_digests_in_worker_processes():
+    pre = random_preimages(random.Random(5), 300, 4)
+    assert digests(pre, 4, jobs=2) == digests(pre, 4)
 
 
 def test_permutation_rejects_bad_states():
@@ -443,6 +448,10 @@ def test_cli_module_entry_point():
     assert r.returncode == 1
     assert r.stdout == f"0x{KNOWN_ANSWERS[8]:064x}\n"
     assert r.stderr == "poseidon: line 2: element 2 '0xzz' is not hex\n"
+    r = subprocess.run([sys.executable, "-m", "reference_model.poseidon", "--arity", "2"], cwd=ROOT,
+                       input=b"0x0 0x1\n0x1 0x\xff\x00\n", capture_output=True)
+    assert r.returncode == 1 and r.stdout == f"0x{KNOWN_ANSWERS[2]:064x}\n".encode()
+    assert r.stderr.decode().startswith("poseidon: line 2: element 2 ") and r.stderr.endswith(b"is not hex\n")
     r = subprocess.run([sys.executable, "-m", "reference_model.poseidon.constants", "--check"], cwd=ROOT,
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr

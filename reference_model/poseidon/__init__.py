@@ -20,14 +20,14 @@ from typing import Iterable, Sequence
 
 from .hash_type import MERKLE, ConstantLength, Custom, Encryption, HashType, MerkleTree, Sponge
 from .instance import PoseidonConstants, SparseMatrix, poseidon_constants
-from .kernel import kernel
+from .kernel import compiled_kernel
 from .params import PoseidonParams, round_numbers
 from .permutation import OpCount, count_ops, permute_optimized, permute_plain
 
 __all__ = [
     "HashType", "MerkleTree", "ConstantLength", "Encryption", "Custom", "Sponge", "MERKLE",
     "PoseidonParams", "PoseidonConstants", "SparseMatrix", "poseidon_constants", "round_numbers",
-    "OpCount", "count_ops", "permute_plain", "permute_optimized", "kernel",
+    "OpCount", "count_ops", "permute_plain", "permute_optimized", "compiled_kernel",
     "digest", "digests", "digest_counted",
 ]
 
@@ -66,7 +66,7 @@ def digests(preimages: Iterable[Sequence[int]], arity: int, hash_type: HashType 
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
             return [d for part in pool.map(_digests_chunk, chunks) for d in part]
     c = poseidon_constants(arity, strength)
-    k = kernel(arity, strength, optimized)
+    k = compiled_kernel(arity, strength, optimized)
     return [int(d) for d in k(_initial_states(preimages, arity, hash_type, c.p))]
 
 

@@ -190,7 +190,9 @@ def _parallel(batches, a):
 
 def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None,
          stderr: TextIO | None = None) -> int:
-    stdin = stdin or sys.stdin
+    if stdin is None:
+        stdin = sys.stdin
+        stdin.reconfigure(errors="replace")      # undecodable bytes become a 'not hex' error on their line
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     try:

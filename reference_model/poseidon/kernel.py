@@ -105,7 +105,7 @@ def _source(c: PoseidonConstants, optimized: bool) -> tuple[str, dict[str, mpz]]
 
 
 @lru_cache(maxsize=None)
-def kernel(arity: int, strength: str = "standard", optimized: bool = True) -> Kernel:
+def compiled_kernel(arity: int, strength: str = "standard", optimized: bool = True) -> Kernel:
     """The compiled kernel for one instance and schedule."""
     c = poseidon_constants(arity, strength)
     src, names = _source(c, optimized)
