@@ -112,6 +112,8 @@ def unpack_bucket_records(layout, data: bytes, p: int) -> list[list[tuple]]:
                                   f"bucket {k}")
             if any(v >= p for v in fields):
                 raise FormatError(f"bucket record {idx} (window {j} bucket {k}): a coordinate is >= p")
+            if fields[2] == 0:
+                raise FormatError(f"bucket record {idx} (window {j} bucket {k}): W = 0 is no point")
             window.append(tuple(fields))
             idx += 1
         buckets.append(window)

@@ -20,9 +20,9 @@ use crate::HostError;
 fn window_sum(layout: &WindowLayout, j: usize, data: &[u8]) -> Result<G1TEProjective, HostError> {
     let first = layout.first_record(j);
     let four = Fq::from(4u64);
-    let mut running = G1TEProjective::zero();
-    let mut total = G1TEProjective::zero();
-    for b in (0..layout.buckets(j)).rev() {
+    // parse and check the window's records in stream order, then sum from the top bucket down
+    let mut points = Vec::with_capacity(layout.buckets(j));
+    for b in 0..layout.buckets(j) {
         let idx = first + b;
         let rec = record_from_bytes(&data[idx * RECORD_BYTES..(idx + 1) * RECORD_BYTES]);
         let (tw, tb) = get_tag(&rec);
@@ -41,7 +41,12 @@ fn window_sum(layout: &WindowLayout, j: usize, data: &[u8]) -> Result<G1TEProjec
             return Err(HostError::new(format!(
                 "bucket record {idx} (window {j} bucket {}): W = 0 is no point", b + 1)));
         }
-        running += G1TEProjective::new_unchecked(v - u, v + u, four * t, w);
+        points.push(G1TEProjective::new_unchecked(v - u, v + u, four * t, w));
+    }
+    let mut running = G1TEProjective::zero();
+    let mut total = G1TEProjective::zero();
+    for p in points.iter().rev() {
+        running += p;
         total += running;
     }
     Ok(total)

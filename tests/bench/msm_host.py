@@ -1,0 +1,89 @@
+"""Benchmark of the MSM host side (sw/host-msm): point conversion rate and bucket post-processing time for a window
+layout, next to arkworks' own CPU MSM of the same points, all measured in the same run on this machine.
+
+    python -m tests.bench.msm_host [--npow 16 20] [--windows 13x13,12x7] [--reps 3] [--json FILE]
+
+For each size the tool generates the data set (the model's gen), converts the points as the host would for the FPGA
+(from the 96-byte encodings, all cores), computes the bucket read-out with its software model of the engine,
+post-processes it, runs arkworks' VariableBaseMSM, and checks both results agree.  Times are the best of --reps.
+Also home of build_host(), which the tests use to build the crate (into build/cargo) when it is missing or stale.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CRATE = ROOT / "sw" / "host-msm"
+TARGET = ROOT / "build" / "cargo"
+
+# Hardcaml's published host figures (ZPrize 2022, AWS f1.2xlarge host): 2^26 points converted in 1,167.98 s,
+# post-processing 0.470 s per 2^26 MSM.
+HARDCAML_CONVERT_POINTS_PER_S = (1 << 26) / 1167.977
+HARDCAML_POST_S = 0.470
+
+
+def cargo() -> str:
+    exe = shutil.which("cargo") or str(Path.home() / ".cargo" / "bin" / "cargo")
+    if not Path(exe).exists():
+        raise RuntimeError("cargo not found: install Rust (rustup) to build sw/host-msm")
+    return exe
+
+
+def build_host() -> Path:
+    """Builds sw/host-msm (release) into build/cargo; a no-op when up to date.  Returns the CLI's path."""
+    env = dict(os.environ, CARGO_TARGET_DIR=str(TARGET))
+    subprocess.run([cargo(), "build", "--release", "--locked", "--quiet"], cwd=CRATE, env=env, check=True)
+    return TARGET / "release" / "host-msm"
+
+
+def host_library() -> Path:
+    return TARGET / "release" / "libzkmsm.so"
+
+
+def run_bench(exe: Path, npow: int, windows: str | None, reps: int) -> dict:
+    cmd = [str(exe), "bench", "--npow", str(npow), "--reps", str(reps)]
+    if windows:
+        cmd += ["--windows", windows]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    if out.returncode:
+        raise RuntimeError(f"{' '.join(cmd)} failed: {out.stderr.strip()}")
+    return json.loads(out.stdout)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="bench msm-host", description=__doc__.split("\n")[0])
+    ap.add_argument("--npow", type=int, nargs="+", default=[16, 20])
+    ap.add_argument("--windows", default=None, help="window layout (default 13x13,12x7)")
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--json", help="also write the measurements to this file")
+    args = ap.parse_args(argv)
+    exe = build_host()
+    rows = []
+    print(f"MSM host side (sw/host-msm), BLS12-377 G1, {os.cpu_count()} CPUs, best of {args.reps}")
+    hdr = (f"{'points':>9} {'buckets':>8} {'convert s':>10} {'points/s':>11} {'post s':>8} "
+           f"{'arkworks MSM s':>15} {'post/arkworks':>13}")
+    print(hdr)
+    for k in args.npow:
+        r = run_bench(exe, k, args.windows, args.reps)
+        rows.append(r)
+        print(f"{'2^%d' % k:>9} {r['buckets']:>8} {r['convert_s']:>10.4f} {r['convert_points_per_s']:>11,.0f} "
+              f"{r['post_s']:>8.4f} {r['arkworks_msm_s']:>15.4f} {r['post_s'] / r['arkworks_msm_s']:>13.3f}")
+    best = max(r["convert_points_per_s"] for r in rows)
+    print(f"conversion: {best:,.0f} points/s here vs Hardcaml's {HARDCAML_CONVERT_POINTS_PER_S:,.0f} points/s "
+          f"(2^26 in {(1 << 26) / best:,.1f} s vs 1,168 s)")
+    print(f"post-processing ({rows[0]['windows']}, {rows[0]['buckets']} buckets): "
+          f"{min(r['post_s'] for r in rows):.4f} s here vs Hardcaml's {HARDCAML_POST_S} s")
+    print("every post-processed result matched arkworks' MSM of the same points")
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
