@@ -1,0 +1,308 @@
+"""reference_model/msm: window layouts and signed digits, the Pippenger model against arkworks' MSM (crates.io,
+through sw/host-msm) and against double-and-add, edge cases, bucket formats, data sets and the CLI."""
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from bench.msm_host import ROOT, build_host
+from reference_model import msm, msm_data, msm_formats
+from reference_model.curves import FQ, FR, G1, HW, TE
+
+R = FR.p
+RNG_SEED = 777
+
+
+@pytest.fixture(scope="module")
+def host():
+    return build_host()
+
+
+def arkworks(host, tmp_path, points, scalars) -> str:
+    d = tmp_path / f"set{sum(1 for _ in tmp_path.iterdir())}"
+    msm_data.save(d, points, scalars)
+    out = subprocess.run([str(host), "msm", "--dir", str(d)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
+def rand_g1(rng):
+    return G1.mul(G1.generator, rng.randrange(1, R))
+
+
+# ---- layouts and digits -------------------------------------------------------------------------------
+def test_default_layout():
+    L = msm.DEFAULT_LAYOUT
+    assert L.widths == (13,) * 13 + (12,) * 7 and sum(L.widths) == 253 and L.offsets[-1] == 241
+    assert [L.buckets(j) for j in range(20)] == [4096] * 13 + [2048] * 6 + [2390]
+    assert L.total_buckets == 67926
+    assert str(L) == "13x13,12x7" and msm.WindowLayout.parse("13x13,12x7") == L
+    assert msm.WindowLayout.parse("16, 16,16x14").widths == (16,) * 16
+
+
+@pytest.mark.parametrize("spec", ["", "13x13", "0,253", "x3", "13x13,12x7,abc", "2x127,1", "22,8x29", "253"])
+def test_bad_layouts(spec):
+    with pytest.raises(ValueError):
+        msm.WindowLayout.parse(spec)
+
+
+@pytest.mark.parametrize("spec", ["13x13,12x7", "16x16", "1,2x126", "7x36,1", "21,8x29", "20x12,13"])
+def test_signed_digits_recombine(spec):
+    L = msm.WindowLayout.parse(spec)
+    rng = random.Random(spec)
+    specials = [0, 1, R - 1, R - 2, (1 << 252), (R - 1) >> 1] + [(1 << o) - 1 for o in L.offsets[1:]] + \
+               [(1 << (o + w - 1)) for o, w in zip(L.offsets, L.widths) if o + w - 1 < 253]
+    for s in specials + [rng.randrange(R) for _ in range(300)]:
+        if not 0 <= s < R:
+            continue
+        d = L.digits(s)
+        assert sum(dj << o for dj, o in zip(d, L.offsets)) == s
+        for j, dj in enumerate(d):
+            assert abs(dj) <= L.buckets(j)
+            if j == L.num_windows - 1:
+                assert dj >= 0
+            else:
+                assert -(1 << (L.widths[j] - 1)) <= dj < (1 << (L.widths[j] - 1))
+    top = L.num_windows - 1
+    worst = max(L.digits(s)[top] for s in specials if 0 <= s < R)
+    assert worst <= L.buckets(top)
+    with pytest.raises(ValueError):
+        L.digits(R)
+
+
+def test_top_window_bucket_count_is_tight():
+    L = msm.DEFAULT_LAYOUT
+    # a scalar whose top digit reaches the bound: top bits of r-1 plus a carry from the window below
+    s = ((R - 1) >> 241 << 241) | (1 << 240)
+    assert s < R and L.digits(s)[-1] == L.buckets(19)
+
+
+# ---- MSM against arkworks and double-and-add ----------------------------------------------------------
+@pytest.mark.parametrize("n", [1, 2, 3, 16, 1024])
+def test_random_msm_against_arkworks(host, tmp_path, n):
+    points, scalars = msm_data.generate(max(n - 1, 0).bit_length(), seed=n)
+    points, scalars = points[:n], scalars[:n]
+    got = msm.msm_pippenger(points, scalars, check_subgroup=n < 1024)
+    assert msm.format_result(got) == arkworks(host, tmp_path, points, scalars)
+    if n <= 16:
+        assert got == msm.msm_double_and_add(points, scalars)
+
+
+@pytest.mark.parametrize("spec", ["16x16", "5x50,3", "2x126,1", "11x23"])
+def test_other_layouts_against_double_and_add(spec):
+    rng = random.Random(spec)
+    points = [rand_g1(rng) for _ in range(6)]
+    scalars = [rng.randrange(R) for _ in range(5)] + [R - 1]
+    assert msm.msm_pippenger(points, scalars, msm.WindowLayout.parse(spec)) == msm.msm_double_and_add(points, scalars)
+
+
+def _edge_cases(rng):
+    P = [rand_g1(rng) for _ in range(8)]
+    ex = TE.exceptional_points()
+    some = [rng.randrange(R) for _ in range(8)]
+    return {
+        "scalar 0, 1, r-1": (P[:3], [0, 1, R - 1]),
+        "all scalars zero": (P, [0] * 8),
+        "all scalars equal": (P, [some[0]] * 8),
+        "all scalars r-1": (P, [R - 1] * 8),
+        "repeated point": ([P[0]] * 9, some + [R - 1]),
+        "point and its negation": ([P[0], G1.neg(P[0]), P[1]], [some[0], some[0], some[1]]),
+        "negation, different scalars": ([P[0], G1.neg(P[0])], [some[0], some[1]]),
+        "infinity": ([None, P[0], None], [some[0], some[1], R - 1]),
+        "only infinity": ([None, None], [1, R - 1]),
+        "no twisted Edwards image": (ex + P[:3], some[:5] + [1, R - 1, some[7]]),
+        "hammered bucket": (P, [1 + (5 << 13)] * 4 + [(R - 1) - (5 << 13)] * 4),
+        "two alternating values": (P, [some[0], some[1]] * 4),
+        "trivial input": ([G1.generator] * 8, [some[0]] + [0] * 7),
+    }
+
+
+def test_edge_cases_against_arkworks_and_double_and_add(host, tmp_path):
+    for name, (points, scalars) in _edge_cases(random.Random(RNG_SEED)).items():
+        got = msm.msm_pippenger(points, scalars)
+        assert got == msm.msm_double_and_add(points, scalars), name
+        assert msm.format_result(got) == arkworks(host, tmp_path, points, scalars), name
+
+
+def test_points_outside_g1_go_to_the_host():
+    rng = random.Random(RNG_SEED + 1)
+    outside = []
+    while len(outside) < 2:
+        Q = G1.lift_x(rng.randrange(FQ.p))
+        if Q is not None and not G1.in_subgroup(Q):
+            outside.append(Q)
+    points = outside + [rand_g1(rng)] + TE.exceptional_points()[:1]
+    scalars = [rng.randrange(R) for _ in points]
+    pre = msm.precompute_points(points)
+    assert pre.exceptions == [0, 1, 3] and pre.records[0] == HW.IDENTITY_Q
+    assert msm.msm_pippenger(points, scalars) == msm.msm_double_and_add(points, scalars)
+
+
+# ---- buckets --------------------------------------------------------------------------------------------
+def test_bucket_contents_and_postprocessing():
+    rng = random.Random(RNG_SEED + 2)
+    L = msm.WindowLayout.parse("6x42,1")
+    points = [rand_g1(rng) for _ in range(40)]
+    scalars = [rng.randrange(R) for _ in range(40)]
+    pre = msm.precompute_points(points)
+    buckets = msm.accumulate_buckets(L, pre.records, scalars)
+    # every bucket holds exactly the signed sum of its points
+    for j in range(L.num_windows):
+        for k in range(1, L.buckets(j) + 1):
+            want = None
+            for P, s in zip(points, scalars):
+                d = L.digits(s)[j]
+                if abs(d) == k:
+                    want = G1.add(want, P if d > 0 else G1.neg(P))
+            S = buckets[j][k - 1]
+            assert HW.consistent(S)
+            assert TE.from_edwards(TE.to_affine(HW.to_extended(S))) == want
+    dense = msm.postprocess(L, buckets, dense=True)
+    assert dense == msm.postprocess(L, buckets) == msm.msm_double_and_add(points, scalars)
+    # another arrival order gives the same points in other coordinates
+    order = list(range(40))
+    rng.shuffle(order)
+    shuffled = msm.accumulate_buckets(L, [pre.records[i] for i in order], [scalars[i] for i in order])
+    assert shuffled != buckets
+    assert all(msm.buckets_equivalent(a, b) for wa, wb in zip(buckets, shuffled) for a, b in zip(wa, wb))
+
+
+def test_bucket_records_roundtrip_and_errors():
+    rng = random.Random(RNG_SEED + 3)
+    L = msm.WindowLayout.parse("4x63,1")
+    points = [rand_g1(rng) for _ in range(5)]
+    scalars = [rng.randrange(R) for _ in range(5)]
+    buckets = msm.accumulate_buckets(L, msm.precompute_points(points).records, scalars)
+    data = msm_formats.pack_bucket_records(L, buckets)
+    assert len(data) == L.total_buckets * 192
+    assert msm_formats.unpack_bucket_records(L, data, FQ.p) == buckets
+    # the record layout, bit by bit: U V W T at 377-bit strides, then window (7 bits) and bucket index (21 bits)
+    rec = int.from_bytes(data[192 * 9:192 * 10], "little")
+    U, V, W, T = buckets[1][1]
+    assert rec == U | V << 377 | W << 754 | T << 1131 | 1 << 1508 | 2 << 1515
+    rb = 192
+    with pytest.raises(msm_formats.FormatError, match="needs"):
+        msm_formats.unpack_bucket_records(L, data[:-rb], FQ.p)
+    with pytest.raises(msm_formats.FormatError, match="bucket record 1: tag says window 0 bucket 3"):
+        msm_formats.unpack_bucket_records(L, data[:rb] + data[2 * rb:3 * rb] + data[rb:2 * rb] + data[3 * rb:], FQ.p)
+    zero_w = int.from_bytes(data[:rb], "little") & ~(((1 << 377) - 1) << 754)
+    with pytest.raises(msm_formats.FormatError, match="W = 0"):
+        msm_formats.unpack_bucket_records(L, zero_w.to_bytes(rb, "little") + data[rb:], FQ.p)
+    big = int.from_bytes(data[:rb], "little") | ((1 << 377) - 1)
+    with pytest.raises(msm_formats.FormatError, match=">= p"):
+        msm_formats.unpack_bucket_records(L, big.to_bytes(rb, "little") + data[rb:], FQ.p)
+
+
+def test_stream_words():
+    rng = random.Random(RNG_SEED + 4)
+    scalars = [rng.randrange(R) for _ in range(3)]
+    stream = msm_formats.scalar_stream(scalars)
+    assert len(stream) == 128 and stream[96:] == bytes(32)
+    assert msm_formats.unpack_scalars(stream[:96]) == scalars
+    pre = msm.precompute_points([rand_g1(rng), None])
+    data = msm_formats.pack_point_records(pre.records)
+    assert len(data) == 384 and msm_formats.unpack_point_records(data, FQ.p) == pre.records
+    with pytest.raises(msm_formats.FormatError, match="point record 1: bits above 1131"):
+        msm_formats.unpack_point_records(data[:-1] + b"\x01", FQ.p)
+
+
+# ---- data sets ------------------------------------------------------------------------------------------
+def test_generate_save_load(tmp_path):
+    points, scalars = msm_data.generate(4, seed=3)
+    assert len(points) == 16 and all(G1.in_subgroup(P) for P in points) and all(0 <= s < R for s in scalars)
+    assert msm_data.generate(4, seed=3) == (points, scalars) and msm_data.generate(4, seed=4) != (points, scalars)
+    pts = points[:3] + [None]
+    msm_data.save(tmp_path / "d", pts, scalars[:4])
+    assert msm_data.load(tmp_path / "d") == (pts, scalars[:4])
+    doc = msm_data.to_json(pts, scalars[:4])
+    assert msm_data.from_json(json.loads(json.dumps(doc))) == (pts, scalars[:4])
+    tp, ts = msm_data.generate(3, seed=1, trivial=True)
+    assert tp == [G1.generator] * 8 and ts[0] != 0 and ts[1:] == [0] * 7
+
+
+# ---- CLI ------------------------------------------------------------------------------------------------
+def cli(*args):
+    return subprocess.run([sys.executable, "-m", "reference_model.msm", *map(str, args)], capture_output=True,
+                          text=True, cwd=ROOT)
+
+
+def test_cli_run(host, tmp_path):
+    rng = random.Random(RNG_SEED + 5)
+    points = [rand_g1(rng) for _ in range(5)] + [None]
+    scalars = [rng.randrange(R) for _ in range(6)]
+    doc = msm_data.to_json(points, scalars)
+    doc["comment"] = "other keys are ignored"
+    f = tmp_path / "in.json"
+    f.write_text(json.dumps(doc))
+    out = cli("run", "--input", f)
+    assert out.returncode == 0, out.stderr
+    line = out.stdout.strip()
+    assert line == arkworks(host, tmp_path, points, scalars)
+    assert len(line.split()) == 2 and all(len(h) == 98 and h.startswith("0x") for h in line.split())
+    assert cli("run", "--input", f, "--windows", "16x16").stdout.strip() == line
+    assert cli("run", "--input", f, "--method", "double-and-add").stdout.strip() == line
+    f.write_text(json.dumps(msm_data.to_json(points[:2], [0, 0])))
+    assert cli("run", "--input", f).stdout.strip() == "infinity"
+    ds = tmp_path / "ds"
+    assert cli("gen", "--npow", 3, "--seed", 5, "--out", ds).returncode == 0
+    p8, s8 = msm_data.load(ds)
+    assert cli("run", "--input", ds).stdout.strip() == msm.format_result(msm.msm_double_and_add(p8, s8))
+
+
+def test_cli_streams_and_post(tmp_path):
+    rng = random.Random(RNG_SEED + 6)
+    points = [rand_g1(rng) for _ in range(4)] + TE.exceptional_points()[:1]
+    scalars = [rng.randrange(R) for _ in range(5)]
+    f = tmp_path / "in.json"
+    f.write_text(json.dumps(msm_data.to_json(points, scalars)))
+    out = cli("streams", "--input", f, "--out", tmp_path / "s", "--windows", "9x28,1")
+    assert out.returncode == 0, out.stderr
+    s = tmp_path / "s"
+    assert (s / "exceptions.txt").read_text() == "4\n"
+    assert (s / "scalars.bin").stat().st_size == 192 and (s / "points.bin").stat().st_size == 5 * 192
+    want = msm.format_result(msm.msm_double_and_add(points, scalars))
+    assert (s / "result.txt").read_text().strip() == want == out.stdout.strip()
+    post = cli("post", "--input", f, "--buckets", s / "buckets.bin", "--windows", "9x28,1")
+    assert post.returncode == 0 and post.stdout.strip() == want
+    bad = cli("post", "--input", f, "--buckets", s / "buckets.bin")
+    assert bad.returncode == 1 and "bucket data is" in bad.stderr
+
+
+def _bad(tmp_path, text, *extra):
+    f = tmp_path / "bad.json"
+    f.write_text(text)
+    out = cli("run", "--input", f, *extra)
+    assert out.returncode == 1 and out.stdout == "", (out.returncode, out.stdout, out.stderr)
+    assert out.stderr.startswith("msm: error: ")
+    return out.stderr
+
+
+def test_cli_bad_input(tmp_path):
+    g = G1.generator
+    ok = {"x": f"0x{g[0]:x}", "y": f"0x{g[1]:x}"}
+    cases = [
+        ({"points": [ok, {"x": ok["x"], "y": f"0x{(g[1] + 1) % FQ.p:x}"}], "scalars": ["0x1", "0x2"]},
+         "points[1]: ", "is not on the curve"),
+        ({"points": [ok, ok], "scalars": ["0x1", f"0x{R:x}"]}, "scalars[1]: 0x", "is not below r"),
+        ({"points": [ok, ok], "scalars": ["0x1"]}, "2 points but 1 scalars", ""),
+        ({"points": [ok], "scalars": ["12"]}, "scalars[0]: '12' is not 0x-prefixed hex", ""),
+        ({"points": [ok], "scalars": ["0xzz"]}, "scalars[0]: '0xzz' is not valid hex", ""),
+        ({"points": [{"x": f"0x{FQ.p:x}", "y": "0x0"}], "scalars": ["0x1"]}, "points[0].x: 0x", "is not below p"),
+        ({"points": ["inf"], "scalars": ["0x1"]}, "points[0]: expected", ""),
+        ({"points": [ok]}, "missing key 'scalars'", ""),
+        ({"points": ok, "scalars": []}, "points: expected a list", ""),
+        ([1, 2], "top level: expected an object", ""),
+    ]
+    for doc, must, also in cases:
+        err = _bad(tmp_path, json.dumps(doc))
+        assert must in err and also in err, (doc, err)
+    err = _bad(tmp_path, '{"points": [], "scalars": [}')
+    assert "malformed JSON" in err and "line 1 column" in err
+    assert "--windows" in _bad(tmp_path, json.dumps({"points": [ok], "scalars": ["0x1"]}), "--windows", "13x3")
+    missing = cli("run", "--input", tmp_path / "nope.json")
+    assert missing.returncode == 1 and "No such file" in missing.stderr
+    assert cli("run").returncode == 2 and cli("bogus").returncode == 2
