@@ -216,10 +216,10 @@ class WeierstrassCurve:
         return self.mul(P, self.cofactor)
 
 
-def fixed_base_table(curve: WeierstrassCurve, base: Affine, bits: int, digit_bits: int = 8) -> list:
-    """Affine multiples m * 2^(digit_bits*j) * base for m = 1 .. 2^digit_bits - 1, j = 0 .. ceil(bits/digit_bits)-1:
-    turns a fixed-base multiplication into ceil(bits/digit_bits) additions."""
-    rows, J = [], []
+def fixed_base_table(curve: WeierstrassCurve, base: Affine, bits: int, digit_bits: int = 8) -> tuple:
+    """(rows, digit_bits) with rows[j][m-1] = m * 2^(digit_bits*j) * base (affine) for m = 1 .. 2^digit_bits - 1:
+    turns a fixed-base multiplication by a scalar of `bits` bits into ceil(bits/digit_bits) additions."""
+    J = []
     step = curve.to_jacobian(base)
     for _ in range(-(-bits // digit_bits)):
         row, acc = [], step
