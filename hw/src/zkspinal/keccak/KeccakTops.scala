@@ -1,0 +1,38 @@
+package zkspinal.keccak
+
+import spinal.core._
+import zkspinal.system.Emit.Top
+
+/** The Keccak tops that zkspinal.system.Emit writes (names: <Core>_<config>), with their manifest entries. */
+object KeccakTops {
+  private def coreInfo(c: KeccakF1600): Map[String, Any] = Map(
+    "rounds_per_cycle" -> c.cfg.roundsPerCycle, "rounds_per_step" -> c.cfg.roundsPerStep, "unrolled" -> c.cfg.unrolled,
+    "latency" -> c.latency, "initiation_interval" -> c.initiationInterval, "slots" -> c.slots, "tag_width" -> c.tagWidth)
+
+  def cores: Seq[Top] = KeccakConfig.all.map { k =>
+    Top(s"KeccakF1600_${k.name}", "KeccakF1600", () => new KeccakF1600(k), c => coreInfo(c.asInstanceOf[KeccakF1600]))
+  }
+
+  def sponges: Seq[Top] = Seq(KeccakConfig.small, KeccakConfig.default, KeccakConfig.pipelined).map { k =>
+    Top(s"KeccakSpongeAxis_${k.name}", "KeccakSpongeAxis", () => new KeccakSpongeAxis(k), { c =>
+      val s = c.asInstanceOf[KeccakSpongeAxis]
+      coreInfo(s.core) ++ Map("data_bytes" -> 8, "modes" -> SpongeMode.all.map(m =>
+        Map("code" -> m.code, "name" -> m.name, "rate" -> m.rateBytes, "suffix" -> m.suffix, "digest" -> m.digestBytes)))
+    })
+  }
+
+  /** one unit of every core configuration (benchmark), and several units of the default and pipelined cores */
+  val speedConfigs: Seq[KeccakSpeedConfig] =
+    KeccakConfig.all.map(k => KeccakSpeedConfig(k, 1)) ++
+      Seq(2, 4).map(u => KeccakSpeedConfig(KeccakConfig.default, u)) :+ KeccakSpeedConfig(KeccakConfig.pipelined, 2)
+
+  def speeds: Seq[Top] = speedConfigs.map { s =>
+    Top(s"KeccakSpeed_${s.name}", "KeccakSpeed", () => new KeccakSpeed(s), { c =>
+      val k = c.asInstanceOf[KeccakSpeed]
+      coreInfo(k.units.head.core) ++ Map("units" -> s.units, "slots_per_unit" -> k.slotsPerUnit,
+        "sum_lanes_per_cycle" -> s.lanesPerCycle, "sum_latency" -> k.units.head.summer.latency)
+    })
+  }
+
+  def all: Seq[Top] = cores ++ sponges ++ speeds
+}
