@@ -39,6 +39,11 @@ def cases():
     return json.dumps(expected_cases())
 
 
+# tests that simulate the same top share an xdist group: simrun builds are not safe against concurrent builders
+SAME_TOP = pytest.mark.xdist_group("KeccakSpeed_r2_u2")
+
+
+@SAME_TOP
 def test_keccak_speed(sim, cases):
     env = {"ZK_CASES": cases if sim == "verilator" else json.dumps(expected_cases(ICARUS_CASES))}
     simrun.run("KeccakSpeed_r2_u2", "tb.keccak_speed_tb", sim, extra_env=env)
@@ -69,6 +74,7 @@ def test_cli_cpu_table_row():
     assert proc.stdout == "2ccef6d61b67ad2f\n"
 
 
+@SAME_TOP
 def test_cli_rtl_matches_cpu():
     args = ["--rounds", 7, "--elements", 2, "--freq", 5, "--runs", 23]
     cpu = run_cli(*args)

@@ -8,10 +8,12 @@ object KeccakState {
   def apply(): Vec[Bits] = Vec.fill(KeccakConstants.lanes)(Bits(KeccakConstants.laneBits bits))
 }
 
-/** A state with a side band that travels through the core with it (`tagWidth` = 0: none). */
-case class KeccakWork(tagWidth: Int) extends Bundle {
+/** A state with a side band that travels through the core with it (`tagWidth` = 0: none) and, on a core's
+  * input, how many permutations to apply (`repeatWidth` = 0: always one). */
+case class KeccakWork(tagWidth: Int, repeatWidth: Int = 0) extends Bundle {
   val state = KeccakState()
   val tag = (tagWidth > 0) generate Bits(tagWidth bits)
+  val repeat = (repeatWidth > 0) generate UInt(repeatWidth bits)
 }
 
 /** Combinational Keccak-f[1600] rounds: Rnd(A, ir) = iota(chi(pi(rho(theta(A)))), ir) (FIPS 202, section 3.3). */
@@ -30,7 +32,11 @@ object KeccakRound {
       val (x, row) = (i % 5, i - i % 5)
       b(i) ^ (~b(row + (x + 1) % 5) & b(row + (x + 2) % 5))
     }
-    Vec(out.updated(0, out(0) ^ rc))
+    val lanesOut = out.updated(0, out(0) ^ rc)
+    // theta's column sums D kept as nets: each output bit then maps to one 6-input function (three lanes, three
+    // D bits); without it yosys/ABC expands D into its ten column bits and needs two LUTs per output bit
+    d.foreach(_.addAttribute("keep"))
+    Vec(lanesOut)
   }
 
   def constant(ir: Int): Bits = B(roundConstants(ir), laneBits bits)

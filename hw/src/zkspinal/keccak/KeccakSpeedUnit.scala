@@ -52,9 +52,9 @@ class LaneSummer(val lanesPerCycle: Int, levelsPerStage: Int = 2) extends Compon
   }
 }
 
-/** One test_speed engine: a [[KeccakF1600]] core whose output is fed back to its input until a run has had its
-  * NB_ROUNDS permutations, then summed by a [[LaneSummer]].  Every slot of the core (1 iterative, 24 / stage
-  * pipelined) carries its own run, with the permutations still to do as the core's tag.
+/** One test_speed engine: a [[KeccakF1600]] core that applies NB_ROUNDS permutations to each run it accepts
+  * (its repeat count), then a [[LaneSummer]].  Every slot of the core (1 iterative, 24 / stage pipelined) holds
+  * its own run.
   */
 class KeccakSpeedUnit(val cfg: KeccakConfig, val sumLanesPerCycle: Int) extends Component {
   val io = new Bundle {
@@ -67,22 +67,15 @@ class KeccakSpeedUnit(val cfg: KeccakConfig, val sumLanesPerCycle: Int) extends 
     /** a permutation finished this cycle */
     val permuted = out Bool ()
   }
-  val core = new KeccakF1600(cfg, tagWidth = 32)
+  val core = new KeccakF1600(cfg, tagWidth = 0, repeatWidth = 32)
   val summer = new LaneSummer(sumLanesPerCycle)
   val slots: Int = core.slots
 
-  private val coreOut = core.io.output
-  private val remaining = coreOut.payload.tag.asUInt
-  private val finishing = remaining === 1
-  private val feedback = coreOut.valid && !finishing
-  summer.io.input.valid := coreOut.valid && finishing
-  summer.io.input.payload := coreOut.payload.state
-  coreOut.ready := Mux(finishing, summer.io.input.ready, True)
-  // a slot goes round again, or takes a new run when it is free (the core accepts whenever its output fires)
-  core.io.input.valid := feedback || io.job.valid
-  core.io.input.payload.state := Mux(feedback, coreOut.payload.state, io.job.payload)
-  core.io.input.payload.tag := Mux(feedback, remaining - 1, io.nbRounds).asBits
-  io.job.ready := !feedback && core.io.input.ready
+  core.io.input.valid := io.job.valid
+  core.io.input.payload.state := io.job.payload
+  core.io.input.payload.repeat := io.nbRounds
+  io.job.ready := core.io.input.ready
+  summer.io.input << core.io.output.translateWith(core.io.output.payload.state)
   io.result << summer.io.result
-  io.permuted := coreOut.fire
+  io.permuted := core.io.permuted
 }

@@ -7,10 +7,13 @@ import zkspinal.system.Emit.Top
 object KeccakTops {
   private def coreInfo(c: KeccakF1600): Map[String, Any] = Map(
     "rounds_per_cycle" -> c.cfg.roundsPerCycle, "rounds_per_step" -> c.cfg.roundsPerStep, "unrolled" -> c.cfg.unrolled,
-    "latency" -> c.latency, "initiation_interval" -> c.initiationInterval, "slots" -> c.slots, "tag_width" -> c.tagWidth)
+    "latency" -> c.latency, "initiation_interval" -> c.initiationInterval, "slots" -> c.slots, "tag_width" -> c.tagWidth,
+    "repeat_width" -> c.repeatWidth, "steps_per_permutation" -> c.stepsPerPermutation)
 
   def cores: Seq[Top] = KeccakConfig.all.map { k =>
-    Top(s"KeccakF1600_${k.name}", "KeccakF1600", () => new KeccakF1600(k), c => coreInfo(c.asInstanceOf[KeccakF1600]))
+    // with a tag and a repeat count, so that the core tests exercise both
+    Top(s"KeccakF1600_${k.name}", "KeccakF1600", () => new KeccakF1600(k, tagWidth = 8, repeatWidth = 4),
+      c => coreInfo(c.asInstanceOf[KeccakF1600]))
   }
 
   def sponges: Seq[Top] = Seq(KeccakConfig.small, KeccakConfig.default, KeccakConfig.pipelined).map { k =>
