@@ -12,7 +12,7 @@ For every rounds-per-cycle setting, KeccakSpeed_r<K>_u1:
                                    on the default configuration and taken off to get the cost of one more unit;
   projection                       units that fit the LUT and FF budget (KU060: 331,680 LUTs, 663,360 FFs; also with
                                    the 69,756 LUTs the seed's SNAP shell occupies) times the unit's rate at --mhz.
-Next to them: the seed's published 150.9 M permutations/s (32 units, KU060) and 4.35 M/s (160-thread POWER8),
+Simulator output goes to build/bench/keccak-sim.log.  Next to them: the seed's published 150.9 M permutations/s (32 units, KU060) and 4.35 M/s (160-thread POWER8),
 and the CPU program's rate measured here.  The sponge's absorb rate (cycles per SHA3-256 block) comes from
 KeccakSpongeAxis simulations.
 """
@@ -42,6 +42,27 @@ SEED_CPU_RATE = 4_352_266
 SEED_SHELL_LUTS = 69_756
 
 
+LOG = ROOT / "build" / "bench" / "keccak-sim.log"
+
+
+class simulator_output_to_log:
+    """Sends file descriptors 1 and 2 (simulator builds and runs) to build/bench/keccak-sim.log."""
+
+    def __enter__(self):
+        LOG.parent.mkdir(parents=True, exist_ok=True)
+        sys.stdout.flush(), sys.stderr.flush()
+        self.saved = [os.dup(1), os.dup(2)]
+        self.log = open(LOG, "a")
+        os.dup2(self.log.fileno(), 1), os.dup2(self.log.fileno(), 2)
+
+    def __exit__(self, *exc):
+        sys.stdout.flush(), sys.stderr.flush()
+        for fd, saved in zip((1, 2), self.saved):
+            os.dup2(saved, fd)
+            os.close(saved)
+        self.log.close()
+
+
 def measure_unit(rpc: int, rounds: int) -> dict:
     """Runs a job on KeccakSpeed_r<rpc>_u1 that fills every slot twice; returns cycles per permutation."""
     top = f"KeccakSpeed_r{rpc}_u1"
@@ -51,8 +72,9 @@ def measure_unit(rpc: int, rounds: int) -> dict:
     case = {"rounds": rounds, "runs": runs, "elements": runs, "freq": runs, "checksum": expected}
     with tempfile.TemporaryDirectory() as d:
         out = Path(d) / "speed.json"
-        simrun.run(top, "tb.keccak_speed_tb", "verilator", testcase="cocotb_job", quiet=True,
-                   extra_env={"ZK_CASES": json.dumps([case]), "ZK_SPEED_OUT": str(out)})
+        with simulator_output_to_log():
+            simrun.run(top, "tb.keccak_speed_tb", "verilator", testcase="cocotb_job", quiet=True,
+                       extra_env={"ZK_CASES": json.dumps([case]), "ZK_SPEED_OUT": str(out)})
         res = json.loads(out.read_text())
     assert res["checksum"] == expected and res["perms"] == rounds * runs
     return {"top": top, "cycles": res["cycles"], "perms": res["perms"], "runs": runs, "rounds": rounds,
@@ -68,8 +90,9 @@ def measure_sponge(core: str) -> dict:
     top = f"KeccakSpongeAxis_{core}"
     with tempfile.TemporaryDirectory() as d:
         out = Path(d) / "sponge.json"
-        simrun.run(top, "tb.keccak_sponge_tb", "verilator", testcase="cocotb_back_to_back", quiet=True,
-                   extra_env={"ZK_BENCH_OUT": str(out), "ZK_MESSAGES": "10"})
+        with simulator_output_to_log():
+            simrun.run(top, "tb.keccak_sponge_tb", "verilator", testcase="cocotb_back_to_back", quiet=True,
+                       extra_env={"ZK_BENCH_OUT": str(out), "ZK_MESSAGES": "10"})
         return json.loads(out.read_text())
 
 

@@ -92,7 +92,8 @@ class KeccakSpeed(val cfg: KeccakSpeedConfig = KeccakSpeedConfig()) extends Comp
     // ---- dispatcher: the selected runs in order, skipping to the next multiple of freq past nb_elmts
     val run = Reg(UInt(33 bits)) init (0)
     val phase = Reg(UInt(32 bits)) init (0) // run % freq
-    val pending = busy && run < nbTestRunsR.resize(33)
+    // nb_elmts = 0 selects nothing: done at once instead of skipping through every multiple of freq
+    val pending = busy && nbElmtsR =/= 0 && run < nbTestRunsR.resize(33)
     val selected = phase < nbElmtsR
     val runs = Stream(UInt(32 bits))
     runs.valid := pending && selected

@@ -22,7 +22,7 @@ class LaneSummer(val lanesPerCycle: Int, levelsPerStage: Int = 2) extends Compon
     val index = Reg(UInt(log2Up(KeccakConstants.lanes) bits)) init (0)
     val acc = Reg(UInt(64 bits)) init (0)
     val lastLane = index === KeccakConstants.lanes - 1
-    val sum = acc + lanes(index)
+    val sum = acc + io.input.payload(index).asUInt
     io.input.ready := lastLane
     when(io.input.valid) {
       index := Mux(lastLane, U(0, index.getWidth bits), index + 1)
