@@ -105,8 +105,9 @@ def build(top: str, sim: str, sources: list[Path] | None = None, waves: bool | N
 
 
 def run(top: str, test_module: str, sim: str, testcase: str | None = None, extra_env: dict | None = None,
-        sources: list[Path] | None = None, seed: int | None = None) -> None:
-    """Builds if needed and runs the cocotb tests of `test_module` on `top`; fails with the seed to replay."""
+        sources: list[Path] | None = None, seed: int | None = None, quiet: bool = False) -> None:
+    """Builds if needed and runs the cocotb tests of `test_module` on `top`; fails with the seed to replay.
+    quiet: the simulator's output goes to <build dir>/<module>.log instead of the terminal."""
     waves = os.environ.get("WAVES", "0") == "1"
     build_dir = build(top, sim, sources, waves)
     seed = seed_from_env() if seed is None else seed
@@ -116,9 +117,12 @@ def run(top: str, test_module: str, sim: str, testcase: str | None = None, extra
     try:
         runner.test(hdl_toplevel=top, hdl_toplevel_lang="verilog", test_module=test_module, testcase=testcase,
                     build_dir=build_dir, test_dir=build_dir, seed=seed, waves=waves, extra_env=env,
-                    timescale=("1ns", "1ps") if sim == "icarus" else None)
+                    timescale=("1ns", "1ps") if sim == "icarus" else None,
+                    log_file=build_dir / f"{test_module}.log" if quiet else None)
     except (SystemExit, RuntimeError) as e:
         where = f" (waveform in {build_dir})" if waves else ""
+        if quiet:
+            where += f"; simulator log {build_dir / (test_module + '.log')}"
         raise AssertionError(
             f"{test_module} on {top} with {sim} failed ({e}); replay with SEED={seed} WAVES=1{where}"
         ) from None

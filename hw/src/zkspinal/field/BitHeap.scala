@@ -83,7 +83,7 @@ class BitHeap(val width: Int, cfg: ArithConfig) {
         at += 1
       }
     }
-    if (sys.env.contains("ZK_DEBUG")) println(s"heap width=$width start=$start layers=$layers end=$at")
+    if (sys.env.contains("ZK_DEBUG")) println(s"heap width=$width start=$start layers=$layers end=$at terms=${terms.size} segs=${segments.size} rows0=${BitHeap.pack(segments.toSeq, width).size} delays=${terms.map(t => start - t.at).sum}")
     (rows.map(_.full(width)) match { case Seq() => Seq(U(0, width bits)); case rs => rs }, at)
   }
 }

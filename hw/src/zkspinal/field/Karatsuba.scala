@@ -149,14 +149,21 @@ object Karatsuba {
       case Some(c) => Timed(U(c, (t.a.width + t.b.width) bits), 0)
       case None    => Timed(Delay(t.a.at(ready) * t.b.at(ready), cfg.tileLatency), ready + cfg.tileLatency)
     }
+    // sign flags are shared by many uses: one delay chain per flag, one XOR per distinct flag set
+    val flagValue = mutable.Map[() => Timed[Bool], Timed[Bool]]()
+    val flagDelayed = mutable.Map[(() => Timed[Bool], Int), Bool]()
+    def flagAt(f: () => Timed[Bool], stage: Int): Bool = {
+      val t = flagValue.getOrElseUpdate(f, f())
+      if (stage == t.at) t.value else flagDelayed.getOrElseUpdate((f, stage), RegNext(flagAt(f, stage - 1)))
+    }
+    val negOf = mutable.Map[(List[() => Timed[Bool]], Boolean, Int), Bool]()
     for (u <- uses) {
       val v = out(u.tile)
       u.sign.flags match {
         case Nil => if (u.sign.const) heap.sub(v, u.shift) else heap.add(v, u.shift)
         case fs =>
-          val flags = fs.map(_.apply())
-          val at = (flags.map(_.at) :+ v.at).max
-          val neg = flags.map(_.to(at)).reduce(_ ^ _) ^ Bool(u.sign.const)
+          val at = (fs.map(f => flagValue.getOrElseUpdate(f, f()).at) :+ v.at).max
+          val neg = negOf.getOrElseUpdate((fs, u.sign.const, at), fs.map(flagAt(_, at)).reduce(_ ^ _) ^ Bool(u.sign.const))
           heap.addCondNeg(v, Timed(neg, at), u.shift)
       }
     }

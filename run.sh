@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# zkspinal: the one entry point.  ./run.sh help lists the commands.
+set -uo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$ROOT"
+VENV="$ROOT/.venv"
+STEP="start"
+
+say()  { printf '\n==> %s\n' "$*"; }
+die()  { printf '\nrun.sh: step "%s" failed: %s\n' "$STEP" "$*" >&2; exit 1; }
+need() { command -v "$1" >/dev/null 2>&1; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif need sudo; then sudo "$@"; else die "need root (or sudo) for: $*"; fi; }
+
+usage() {
+  cat <<'USAGE'
+usage: ./run.sh [command] [options]
+  (none)          install what is missing, emit the Verilog, run a short demonstration through the RTL
+  setup           install what is missing (apt packages, .venv, Mill) and nothing else
+  emit            emit the Verilog of every core into build/rtl and print each top's md5
+  test [--long]   the quick test suite (with --long: also the soak runs); extra args go to pytest
+  bench [core]    benchmarks: field
+  help            this text
+USAGE
+}
+
+# --- installs: only what is missing ------------------------------------------------------------------
+setup_apt() {
+  STEP="apt packages"
+  local missing=()
+  need iverilog || missing+=(iverilog)
+  need yosys || missing+=(yosys)
+  [ -f /usr/include/boost/version.hpp ] || missing+=(libboost-dev)
+  need make || missing+=(make)
+  need g++ || missing+=(g++)
+  need mvn || missing+=(maven)
+  need java || missing+=(default-jdk-headless)
+  python3 -c 'import venv, ensurepip' 2>/dev/null || missing+=(python3-venv)
+  if [ ${#missing[@]} -gt 0 ]; then
+    say "installing ${missing[*]} (apt)"
+    as_root apt-get update -qq || die "apt-get update failed"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" || die "apt-get install ${missing[*]} failed"
+  fi
+}
+
+setup_venv() {
+  STEP="python venv"
+  local want; want="$(md5sum requirements.txt | cut -d' ' -f1)"
+  if [ -x "$VENV/bin/python" ] && [ "$(cat "$VENV/.requirements.md5" 2>/dev/null)" = "$want" ]; then return; fi
+  say "creating .venv from requirements.txt"
+  [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV" || die "python3 -m venv failed"
+  "$VENV/bin/python" -m pip install -q --upgrade pip || die "pip upgrade failed"
+  "$VENV/bin/python" -m pip install -q -r requirements.txt || die "pip install -r requirements.txt failed"
+  echo "$want" > "$VENV/.requirements.md5"
+}
+
+setup_mill() {
+  STEP="mill"
+  local jar="${MAVEN_REPO:-$HOME/.m2/repository}/com/lihaoyi/mill-dist/1.1.5/mill-dist-1.1.5.exe"
+  if [ ! -f "$jar" ]; then
+    say "fetching Mill 1.1.5 with mvn"
+    mvn -q -B dependency:get -Dartifact=com.lihaoyi:mill-dist:1.1.5:exe -Dtransitive=false || die "mvn could not fetch mill-dist"
+  fi
+}
+
+setup() { setup_apt; setup_venv; setup_mill; }
+
+activate() { export PATH="$VENV/bin:$PATH"; export VIRTUAL_ENV="$VENV"; }
+
+emit() {
+  STEP="emit Verilog"
+  say "emitting Verilog into build/rtl"
+  ./mill --no-daemon hw.runMain zkspinal.system.Emit "$@" 2>&1 | tee build-emit.log | grep -E '^md5|error|Error|Exception' \
+    || true
+  [ "${PIPESTATUS[0]}" = 0 ] || { cat build-emit.log >&2; die "Mill/SpinalHDL elaboration failed (log above)"; }
+  rm -f build-emit.log
+}
+
+run_tests() {
+  STEP="tests"
+  local args=() long=0
+  for a in "$@"; do case "$a" in --long) long=1; args+=(--long);; *) args+=("$a");; esac; done
+  mkdir -p build
+  say "running the $( [ $long = 1 ] && echo "quick and long" || echo quick ) test suite"
+  ZK_NO_EMIT=1 "$VENV/bin/python" -m pytest tests -n "${ZK_JOBS:-2}" --dist loadgroup -q -rfE \
+    --junitxml=build/test-results.xml "${args[@]}"
+  local rc=$?
+  "$VENV/bin/python" tests/summary.py build/test-results.xml
+  return $rc
+}
+
+cmd="${1:-demo}"; [ $# -gt 0 ] && shift
+case "$cmd" in
+  help|-h|--help) usage ;;
+  setup) setup ;;
+  emit) setup; activate; emit "$@" ;;
+  demo) setup; activate; emit; STEP="demonstration"; say "demonstration through the RTL"; "$VENV/bin/python" tests/demo.py || die "the demonstration did not match the model" ;;
+  test) setup; activate; emit; run_tests "$@" ;;
+  bench) setup; activate; emit; STEP="bench ${1:-all}"; "$VENV/bin/python" -m tests.bench "$@" || die "benchmark failed" ;;
+  *) usage >&2; exit 2 ;;
+esac

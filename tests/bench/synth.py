@@ -1,0 +1,178 @@
+"""Resource and logic-depth estimates with yosys `synth_xilinx -family xcup` (UltraScale+).
+
+run(verilog, top) returns the cell counts (DSP48E2, LUT, FF, CARRY4, BRAM, URAM) and the deepest
+register-to-register logic of the mapped netlist:
+  lut_levels  the most LUTs on any path between sequential elements (FFs, DSP/BRAM registers, ports);
+              MUXF7/F8 count as part of the LUT they extend, not as a level;
+  carry_bits  the longest CARRY4 chain (4 bits per CARRY4: yosys never emits CARRY8, so a chain of k CARRY4 is
+              a 4k-bit carry chain, k/2 CARRY8 on the device);
+  chains_per_path the most distinct carry chains any single path goes through.
+Results are cached by the md5 of the Verilog under build/synth/.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CACHE = ROOT / "build" / "synth"
+
+SEQUENTIAL = {"FDRE", "FDSE", "FDCE", "FDPE", "LDCE", "LDPE", "SRL16E", "SRLC32E", "RAMB18E2", "RAMB36E2",
+              "URAM288", "URAM288_BASE", "RAM32M", "RAM64M", "RAM32X1D", "RAM64X1D", "RAM128X1D", "RAM32M16",
+              "RAM64M8", "DSP48E2"}
+LUTS = {f"LUT{i}" for i in range(1, 7)}
+TRANSPARENT = {"MUXF7", "MUXF8", "MUXF9", "INV", "BUFG", "IBUF", "OBUF"}  # no LUT level of their own
+
+
+def _ys_script(verilog: Path, top: str, json_out: Path) -> str:
+    return "\n".join([
+        f"read_verilog {verilog}",
+        f"synth_xilinx -family xcup -top {top} -flatten -noiopad -noclkbuf",
+        "stat",
+        f"write_json {json_out}",
+    ])
+
+
+def _counts(cells: dict) -> dict:
+    by_type = defaultdict(int)
+    for c in cells.values():
+        by_type[c["type"]] += 1
+    return {
+        "dsp": by_type["DSP48E2"],
+        "lut": sum(by_type[t] for t in LUTS),
+        "ff": sum(by_type[t] for t in ("FDRE", "FDSE", "FDCE", "FDPE")),
+        "srl": by_type["SRL16E"] + by_type["SRLC32E"],
+        "lutram": sum(by_type[t] for t in ("RAM32M", "RAM64M", "RAM32X1D", "RAM64X1D", "RAM128X1D", "RAM32M16",
+                                             "RAM64M8")),
+        "carry4": by_type["CARRY4"],
+        "bram36": by_type["RAMB36E2"] + by_type["RAMB18E2"] / 2,
+        "uram": by_type["URAM288"] + by_type["URAM288_BASE"],
+        "cell_types": dict(sorted(by_type.items())),
+    }
+
+
+def _depth(module: dict) -> dict:
+    """Longest combinational paths of a flattened, mapped module."""
+    cells = module["cells"]
+    driver = {}  # net bit -> (cell name, port)
+    for name, c in cells.items():
+        for port, bits in c["connections"].items():
+            if c["port_directions"].get(port) == "output":
+                for b in bits:
+                    if isinstance(b, int):
+                        driver[b] = (name, port)
+    # carry chains: CARRY4 cells linked CO[3] -> CI
+    chain_len: dict[str, int] = {}
+
+    def carry_pred(name):
+        ci = cells[name]["connections"].get("CI", [])
+        if ci and isinstance(ci[0], int) and ci[0] in driver:
+            d, _ = driver[ci[0]]
+            if cells[d]["type"] == "CARRY4":
+                return d
+        return None
+
+    def chain(name):
+        # iterative: number of CARRY4 from the chain start up to this one
+        stack = []
+        n = name
+        while n is not None and n not in chain_len:
+            stack.append(n)
+            n = carry_pred(n)
+        base = chain_len[n] if n is not None else 0
+        for s in reversed(stack):
+            base += 1
+            chain_len[s] = base
+        return chain_len[name]
+
+    longest_chain = max((chain(n) for n, c in cells.items() if c["type"] == "CARRY4"), default=0)
+
+    # arrival (lut levels, carry chains) at each cell output, memoised, iterative DFS
+    arrival: dict[str, tuple[int, int]] = {}
+
+    def inputs_of(name):
+        c = cells[name]
+        for port, bits in c["connections"].items():
+            if c["port_directions"].get(port) == "input":
+                for b in bits:
+                    if isinstance(b, int) and b in driver:
+                        yield port, driver[b][0]
+
+    def node_arrival(root):
+        stack = [root]
+        while stack:
+            n = stack[-1]
+            if n in arrival:
+                stack.pop()
+                continue
+            t = cells[n]["type"]
+            if t in SEQUENTIAL:
+                arrival[n] = (0, 0)
+                stack.pop()
+                continue
+            pending = [d for _, d in inputs_of(n) if d not in arrival and cells[d]["type"] not in SEQUENTIAL]
+            if pending:
+                stack.extend(pending)
+                continue
+            luts, chains = 0, 0
+            for port, d in inputs_of(n):
+                dl, dc = arrival.get(d, (0, 0)) if cells[d]["type"] not in SEQUENTIAL else (0, 0)
+                if t == "CARRY4" and port != "CI" and cells[d]["type"] != "CARRY4":
+                    dc += 1  # entering a carry chain from logic
+                elif t == "CARRY4" and port == "CI" and cells[d]["type"] != "CARRY4":
+                    dc += 1
+                luts, chains = max(luts, dl), max(chains, dc)
+            if t in LUTS:
+                luts += 1
+            arrival[n] = (luts, chains)
+            stack.pop()
+        return arrival[root]
+
+    worst_luts, worst_chains = 0, 0
+    for name, c in cells.items():
+        if c["type"] in SEQUENTIAL:
+            for _, d in inputs_of(name):
+                if cells[d]["type"] not in SEQUENTIAL:
+                    l, ch = node_arrival(d)
+                    worst_luts, worst_chains = max(worst_luts, l), max(worst_chains, ch)
+    for port in module.get("ports", {}).values():
+        if port["direction"] == "output":
+            for b in port["bits"]:
+                if isinstance(b, int) and b in driver and cells[driver[b][0]]["type"] not in SEQUENTIAL:
+                    l, ch = node_arrival(driver[b][0])
+                    worst_luts, worst_chains = max(worst_luts, l), max(worst_chains, ch)
+    return {"lut_levels": worst_luts, "carry_bits": 4 * longest_chain, "chains_per_path": worst_chains}
+
+
+def run(verilog: Path | str, top: str, quiet: bool = True) -> dict:
+    """Synthesises `top` from `verilog` (cached by content) and returns counts and depth."""
+    verilog = Path(verilog)
+    if shutil.which("yosys") is None:
+        raise RuntimeError("yosys is not installed (./run.sh setup installs it)")
+    key = hashlib.md5(verilog.read_bytes() + top.encode()).hexdigest()
+    out_dir = CACHE / f"{top}-{key[:12]}"
+    result_file = out_dir / "result.json"
+    if result_file.exists():
+        return json.loads(result_file.read_text())
+    out_dir.mkdir(parents=True, exist_ok=True)
+    netlist = out_dir / "netlist.json"
+    (out_dir / "synth.ys").write_text(_ys_script(verilog.resolve(), top, netlist))
+    proc = subprocess.run(["yosys", "-q", "-l", str(out_dir / "yosys.log"), str(out_dir / "synth.ys")],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"yosys failed on {top}: see {out_dir / 'yosys.log'}\n{proc.stderr[-2000:]}")
+    design = json.loads(netlist.read_text())
+    module = design["modules"][top]
+    result = {"top": top, **_counts(module["cells"]), **_depth(module)}
+    result_file.write_text(json.dumps(result, indent=1))
+    netlist.unlink()  # large; the result and the log stay
+    return result
+
+
+if __name__ == "__main__":
+    print(json.dumps(run(sys.argv[1], sys.argv[2]), indent=1))
