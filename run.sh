@@ -14,12 +14,18 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif need sudo; then sudo "$@"; el
 usage() {
   cat <<'USAGE'
 usage: ./run.sh [command] [options]
-  (none)          install what is missing, emit the Verilog, run a short demonstration through the RTL
-  setup           install what is missing (apt packages, .venv, Mill) and nothing else
-  emit            emit the Verilog of every core into build/rtl and print each top's md5
-  test [--long]   the quick test suite (with --long: also the soak runs); extra args go to pytest
-  bench [core]    benchmarks: field
-  help            this text
+  (none)            install what is missing, emit the Verilog, run a short demonstration through the RTL
+  setup             install what is missing (apt packages, .venv, Mill) and nothing else
+  emit [--only RE]  emit the Verilog of every core into build/rtl and print each top's md5
+  test [--long]     the quick test suite (with --long: also the soak runs); other args go to pytest
+  bench [core]      benchmarks (field, poseidon-model, msm-host, keccak; none: all); core --help lists options
+  constants [--check]  regenerate constants/poseidon (--check: compare the committed files instead)
+  poseidon-model ARGS  the Poseidon golden model CLI (python -m reference_model.poseidon ARGS)
+  msm --input FILE [--windows SPEC]   an MSM computed by the golden model (python -m reference_model.msm run)
+  msm-model ARGS    the MSM model CLI (gen, run, streams, post)
+  keccak-speed --rounds R --elements N --freq F --runs M [--engine cpu|rtl] [--units U]
+                    the SNAP test_speed checksum on the CPU program or the KeccakSpeed RTL
+  help              this text
 USAGE
 }
 
@@ -68,11 +74,13 @@ activate() { export PATH="$VENV/bin:$PATH"; export VIRTUAL_ENV="$VENV"; }
 
 emit() {
   STEP="emit Verilog"
-  say "emitting Verilog into build/rtl"
-  ./mill --no-daemon hw.runMain zkspinal.system.Emit "$@" 2>&1 | tee build-emit.log | grep -E '^md5|error|Error|Exception' \
-    || true
-  [ "${PIPESTATUS[0]}" = 0 ] || { cat build-emit.log >&2; die "Mill/SpinalHDL elaboration failed (log above)"; }
-  rm -f build-emit.log
+  say "emitting Verilog into build/rtl (log: build/emit.log)"
+  mkdir -p build
+  if ! ./mill --no-daemon hw.runMain zkspinal.system.Emit "$@" > build/emit.log 2>&1; then
+    tail -40 build/emit.log >&2
+    die "Mill/SpinalHDL elaboration failed (end of build/emit.log above)"
+  fi
+  grep -E '^md5 ' build/emit.log || die "the generator printed no md5 lines (see build/emit.log)"
 }
 
 run_tests() {
@@ -88,13 +96,20 @@ run_tests() {
   return $rc
 }
 
+py() { "$VENV/bin/python" "$@"; }
+
 cmd="${1:-demo}"; [ $# -gt 0 ] && shift
 case "$cmd" in
   help|-h|--help) usage ;;
   setup) setup ;;
   emit) setup; activate; emit "$@" ;;
-  demo) setup; activate; emit; STEP="demonstration"; say "demonstration through the RTL"; "$VENV/bin/python" tests/demo.py || die "the demonstration did not match the model" ;;
+  demo) setup; activate; emit; STEP="demonstration"; say "demonstration through the RTL"; py tests/demo.py || die "the demonstration did not match the model" ;;
   test) setup; activate; emit; run_tests "$@" ;;
-  bench) setup; activate; emit; STEP="bench ${1:-all}"; "$VENV/bin/python" -m tests.bench "$@" || die "benchmark failed" ;;
+  bench) setup; activate; emit; STEP="bench ${1:-all}"; py -m tests.bench "$@" || die "benchmark failed" ;;
+  constants) setup; activate; py -m reference_model.poseidon.constants "$@" ;;
+  poseidon-model) setup >/dev/null; activate; exec "$VENV/bin/python" -m reference_model.poseidon "$@" ;;
+  msm) setup >/dev/null; activate; exec "$VENV/bin/python" -m reference_model.msm run "$@" ;;
+  msm-model) setup >/dev/null; activate; exec "$VENV/bin/python" -m reference_model.msm "$@" ;;
+  keccak-speed) setup >/dev/null; activate; exec "$VENV/bin/python" tests/tools/keccak_speed.py "$@" ;;
   *) usage >&2; exit 2 ;;
 esac

@@ -1,6 +1,7 @@
 """Command line of the MSM model: python -m reference_model.msm <command> ...
 
   run      --input FILE.json|DIR [--windows SPEC] [--assume-g1] [--method pippenger|double-and-add]
+           [--engine model]
            prints the result as `0x<x> 0x<y>` (96 hex digits each) or `infinity`
   gen      --npow K --seed S --out DIR [--trivial] [--json FILE]
            writes DIR/points and DIR/scalars (and the same input as JSON)
@@ -21,6 +22,10 @@ from pathlib import Path
 
 from . import msm, msm_data, msm_formats
 from .curves import FQ
+
+
+# engines that compute `run`: the golden model; the RTL engine joins when the MSM hardware is emitted
+ENGINES = ("model",)
 
 
 def _layout(spec):
@@ -44,6 +49,8 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="compute an MSM")
     common(p)
     p.add_argument("--method", choices=("pippenger", "double-and-add"), default="pippenger")
+    p.add_argument("--engine", choices=ENGINES, default="model",
+                   help="model: this package (the only engine until the MSM RTL lands)")
     p = sub.add_parser("gen", help="generate a data set")
     p.add_argument("--npow", type=int, required=True)
     p.add_argument("--seed", type=int, default=0)

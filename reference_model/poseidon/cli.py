@@ -192,7 +192,8 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: Tex
          stderr: TextIO | None = None) -> int:
     if stdin is None:
         stdin = sys.stdin
-        stdin.reconfigure(errors="replace")      # undecodable bytes become a 'not hex' error on their line
+        if hasattr(stdin, "reconfigure"):  # a real text stream (not a test harness stand-in)
+            stdin.reconfigure(errors="replace")  # undecodable bytes become a "not hex" error on their line
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     try:

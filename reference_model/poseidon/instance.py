@@ -82,7 +82,7 @@ class PoseidonConstants:
 
     def __init__(self, params: PoseidonParams):
         self.params = params
-        t, p, half, r_p = params.t, params.p, params.half, params.r_p
+        t, p, r_p = params.t, params.p, params.r_p
         self.t = t
         self.p = p
         flat = grain.round_constants(p, t, params.r_f, r_p)

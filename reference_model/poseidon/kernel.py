@@ -95,7 +95,7 @@ def _source(c: PoseidonConstants, optimized: bool) -> tuple[str, dict[str, mpz]]
     e.emit("append(d)")
     names = {name: mpz(v) for v, name in e.consts.items()}
     head = ["def kernel(states):",
-            f"    P = _P",
+            "    P = _P",
             # bind every constant to a local once per call
             *(f"    {name} = _K['{name}']" for name in names),
             "    out = []",

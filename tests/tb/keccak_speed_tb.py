@@ -12,11 +12,11 @@ import os
 import random
 
 import cocotb
-from cocotb.clock import Clock
-from cocotb.triggers import ClockCycles, RisingEdge
+from cocotb.triggers import ClockCycles
 from cocotbext.axi import AxiLiteBus, AxiLiteMaster
 
 from reference_model import keccak as K
+from tb import axi
 
 CONTROL, RETC, ERROR, INFO = 0x000, 0x004, 0x008, 0x010
 CHK_OUT, TEST_CHOICE, NB_ELMTS, FREQ, NB_TEST_RUNS, NB_ROUNDS = 0x128, 0x134, 0x138, 0x13C, 0x140, 0x144
@@ -43,16 +43,10 @@ class SpeedTb:
                 ch.set_pause_generator(self._pauses(throttle))
 
     def _pauses(self, p: float):
-        r = random.Random(self.r.getrandbits(32))
-        while True:
-            yield r.random() < p
+        return axi.pauses(self.r, p)
 
     async def start(self):
-        cocotb.start_soon(Clock(self.dut.aclk, 4, unit="ns").start())
-        self.dut.aresetn.value = 0
-        await ClockCycles(self.dut.aclk, 4)
-        self.dut.aresetn.value = 1
-        await RisingEdge(self.dut.aclk)
+        await axi.start_aclk(self.dut)
 
     async def rd(self, addr: int) -> int:
         return await self.axil.read_dword(addr)

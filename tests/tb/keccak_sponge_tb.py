@@ -8,11 +8,11 @@ import os
 import random
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
 from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
 
 from reference_model import keccak as K
+from tb import axi
 
 HASHLIB = {"sha3_224": hashlib.sha3_224, "sha3_256": hashlib.sha3_256, "sha3_384": hashlib.sha3_384,
            "sha3_512": hashlib.sha3_512, "shake_128": hashlib.shake_128, "shake_256": hashlib.shake_256}
@@ -67,16 +67,10 @@ class SpongeTb:
         self.protocol_errors: list[str] = []
 
     def _pauses(self, p: float):
-        r = random.Random(self.r.getrandbits(32))
-        while True:
-            yield r.random() < p
+        return axi.pauses(self.r, p)
 
     async def start(self):
-        cocotb.start_soon(Clock(self.dut.aclk, 4, unit="ns").start())
-        self.dut.aresetn.value = 0
-        await ClockCycles(self.dut.aclk, 4)
-        self.dut.aresetn.value = 1
-        await RisingEdge(self.dut.aclk)
+        await axi.start_aclk(self.dut)
         cocotb.start_soon(self._check_output_protocol())
 
     async def _check_output_protocol(self):
