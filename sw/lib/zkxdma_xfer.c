@@ -219,7 +219,7 @@ static int watch(job_state *s)
         } else if (!atomic_load(&s->abort) && (idle_ms += 5) >= s->d->timeout_ms) {
             timed_out = 1;
             char blocked[400] = "";
-            for (int i = 0; i < s->n; i++)
+            for (int i = s->n - 1; i >= 0; i--) /* a blocked writer first: the reader waits on it */
                 if (!atomic_load(&s->w[i].done)) {
                     snprintf(blocked, sizeof blocked, "%s", s->w[i].what);
                     break;

@@ -9,7 +9,7 @@ typedef struct reg { const char *name; uint32_t off; int wide; } reg;
 
 /* KeccakSpeedRegs (hw/src/zkspinal/keccak/KeccakSpeed.scala) */
 static const reg KECCAK_SPEED[] = {{"control", 0x000, 0}, {"retc", 0x004, 0}, {"error", 0x008, 0}, {"info", 0x010, 0},
-                                   {"checksum", 0x128, 1}, {"test_choice", 0x134, 0}, {"nb_elmts", 0x138, 0},
+                                   {"checksum", 0x128, 2}, {"test_choice", 0x134, 0}, {"nb_elmts", 0x138, 0},
                                    {"freq", 0x13C, 0}, {"nb_test_runs", 0x140, 0}, {"nb_rounds", 0x144, 0},
                                    {"cycles", 0x148, 1}, {"perms", 0x150, 1}, {"calls", 0x158, 0}, {NULL, 0, 0}};
 /* status outputs the system block shows, per core */
@@ -90,7 +90,9 @@ int main(int argc, char **argv)
             rc = 1;
             break;
         }
-        if (regs[i].wide)
+        if (regs[i].wide == 2)
+            printf("%s 0x%016llx\n", regs[i].name, (unsigned long long)hi << 32 | v);
+        else if (regs[i].wide)
             printf("%s %llu\n", regs[i].name, (unsigned long long)hi << 32 | v);
         else
             printf("%s 0x%x\n", regs[i].name, v);
