@@ -2,11 +2,13 @@
 // (libzkemu.so connects a tool's open() to them) and clocks the RTL while any device file is open.
 //
 //   zkemu --dir DIR [--prefix xdma0] [--clock aclk] [--resetn aresetn] [--h2c K=PORT]... [--c2h K=PORT]...
-//         [--axil PORT] [--status SIG,SIG...] [--freeze-after-beats N] [--axil-timeout CYCLES] [--fst FILE]
+//         [--axil PORT] [--status SIG,SIG...] [--freeze-after-beats N] [--freeze-after-cycles N]
+//         [--freeze-after-writes N] [--axil-timeout CYCLES] [--fst FILE]
 //
 // User BAR: offsets below 0x10000 go to the AXI4-Lite port; the system block (zkxdma.h: ZK_SYS_*) at 0x10000
 // answers the ID, pulses the reset and shows the --status outputs.  --freeze-after-beats stops the clock after N
-// H2C beats (a hung core: no ready, no output, registers read all ones) until a system reset.
+// H2C beats (--freeze-after-cycles: N clock cycles; --freeze-after-writes: N AXI4-Lite writes) and the core hangs: no ready, no output, registers read all
+// ones, until a system reset.
 #include "verilated.h"
 #include "zkemu_bus.h"
 #include "zkemu_proto.h"
@@ -57,7 +59,8 @@ static void send_all(Conn &c, const void *p, size_t n) {
 
 static void usage() {
     fprintf(stderr, "usage: zkemu --dir DIR [--prefix xdma0] [--clock aclk] [--resetn aresetn] [--h2c K=PORT]...\n"
-                    "  [--c2h K=PORT]... [--axil PORT] [--status SIG,...] [--freeze-after-beats N]\n"
+                    "  [--c2h K=PORT]... [--axil PORT] [--status SIG,...] [--freeze-after-beats N] [--freeze-after-cycles N]\n"
+                    "  [--freeze-after-writes N]\n"
                     "  [--axil-timeout CYCLES] [--fst FILE]\n");
     exit(2);
 }
@@ -66,7 +69,7 @@ int main(int argc, char **argv) {
     std::string dir, prefix = "xdma0", clock = "aclk", resetn = "aresetn", axil, fst;
     std::map<int, std::string> h2c_ports, c2h_ports;
     std::vector<std::string> status;
-    uint64_t freeze_after = 0, axil_timeout = 4096;
+    uint64_t freeze_after = 0, freeze_cycles = 0, freeze_writes = 0, axil_timeout = 4096;
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
         if (i + 1 >= argc) usage();
@@ -85,6 +88,8 @@ int main(int argc, char **argv) {
         else if (a == "--axil") axil = v;
         else if (a == "--fst") fst = v;
         else if (a == "--freeze-after-beats") freeze_after = strtoull(v.c_str(), nullptr, 0);
+        else if (a == "--freeze-after-cycles") freeze_cycles = strtoull(v.c_str(), nullptr, 0);
+        else if (a == "--freeze-after-writes") freeze_writes = strtoull(v.c_str(), nullptr, 0);
         else if (a == "--axil-timeout") axil_timeout = strtoull(v.c_str(), nullptr, 0);
         else if (a == "--status") {
             for (size_t s = 0, e; s <= v.size(); s = e + 1) {
@@ -140,7 +145,7 @@ int main(int argc, char **argv) {
     signal(SIGPIPE, SIG_IGN);
 
     std::vector<std::unique_ptr<Conn>> conns;
-    uint64_t cycles = 0, time = 0, total_beats = 0;
+    uint64_t cycles = 0, time = 0, total_beats = 0, lite_writes = 0;
     int reset_left = 16;
     bool frozen = false;
 
@@ -166,6 +171,7 @@ int main(int argc, char **argv) {
                 reset_left = 16;
                 frozen = false;
                 total_beats = 0;
+                freeze_after = freeze_cycles = freeze_writes = 0; // an injected hang happens once
                 flush_all(ECANCELED);
             }
         }
@@ -266,8 +272,12 @@ int main(int argc, char **argv) {
             if (!run) { reset_left--; continue; }
             for (int k : fired_h) { h2c[k]->advance(reply); total_beats++; }
             for (int k : fired_c) c2h[k]->advance(reply);
-            if (lite) lite->advance(reply);
+            if (lite) {
+                lite->advance(reply);
+                if (lite->fire_b && freeze_writes && ++lite_writes >= freeze_writes) frozen = true;
+            }
             if (freeze_after && total_beats >= freeze_after) frozen = true;
+            if (freeze_cycles && cycles >= freeze_cycles) frozen = true;
         }
         if (frozen && lite) { // registers of a hung core read all ones
             for (auto &o : lite->q) reply(o, 0, o.kind == ZKEMU_REG_READ ? 0xffffffffu : 0);

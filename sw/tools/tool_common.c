@@ -58,13 +58,16 @@ int tool_dev_opt(tool_dev *t, int opt, const char *arg)
     }
 }
 
-void tool_open(zk_dev *d, tool_dev *t, unsigned what)
+int tool_open(zk_dev *d, tool_dev *t, unsigned what)
 {
     if (!t->prefix_given)
         zk_default_prefix(t->card, t->prefix, sizeof t->prefix);
-    if (zk_open(d, t->prefix, what))
-        die_dev(d, 1);
+    if (zk_open(d, t->prefix, what)) {
+        fprintf(stderr, "%s\n", zk_error(d));
+        return -1;
+    }
     d->timeout_ms = t->timeout_ms;
+    return 0;
 }
 
 double now_s(void)

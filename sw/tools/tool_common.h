@@ -30,8 +30,8 @@ typedef struct tool_dev {
 void tool_dev_init(tool_dev *t);
 /* 1 when opt was a device option (consumed), 0 otherwise; exits on a bad value */
 int tool_dev_opt(tool_dev *t, int opt, const char *arg);
-/* opens the files; on failure prints zk_error and exits 1 */
-void tool_open(zk_dev *d, tool_dev *t, unsigned what);
+/* opens the files; on failure prints zk_error and returns -1 */
+int tool_open(zk_dev *d, tool_dev *t, unsigned what);
 
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn void die_dev(zk_dev *d, int code);

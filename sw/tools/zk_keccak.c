@@ -15,7 +15,7 @@ enum { R_CONTROL = 0x000, R_RETC = 0x004, R_ERROR = 0x008, R_INFO = 0x010, R_CHK
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: zk-keccak [options] speed [speed options]\n"
+    fprintf(f, "usage: zk-keccak [options] speed [speed options]   (options may also follow the job)\n"
                "       zk-keccak [options] sponge -m MODE [-l BYTES] [-i FILE] [-o FILE] [-k FILE] [-b N]\n"
                "options:\n" TOOL_DEV_HELP
                "speed (KeccakSpeed, SNAP test_speed):\n"
@@ -61,12 +61,14 @@ static int run_speed(tool_dev *t, int argc, char **argv)
 {
     unsigned long long rounds = 65536, runs = 65536, elmts = 1, freq = 65536;
     const char *expect = NULL;
-    static const struct option lo[] = {{"rounds", required_argument, NULL, 'r'}, {"runs", required_argument, NULL, 'n'},
+    static const struct option lo[] = {TOOL_DEV_LONGOPTS, {"rounds", required_argument, NULL, 'r'}, {"runs", required_argument, NULL, 'n'},
                                        {"elmts", required_argument, NULL, 'e'}, {"freq", required_argument, NULL, 'f'},
                                        {"expect", required_argument, NULL, 'x'}, {"help", no_argument, NULL, 'h'},
                                        {NULL, 0, NULL, 0}};
     int o;
-    while ((o = getopt_long(argc, argv, "r:n:e:f:x:h", lo, NULL)) != -1) {
+    while ((o = getopt_long(argc, argv, TOOL_DEV_OPTS "r:n:e:f:x:h", lo, NULL)) != -1) {
+        if (tool_dev_opt(t, o, optarg))
+            continue;
         switch (o) {
         case 'r': rounds = parse_u64("rounds", optarg, 0xffffffffu); break;
         case 'n': runs = parse_u64("runs", optarg, 0xffffffffu); break;
@@ -78,7 +80,8 @@ static int run_speed(tool_dev *t, int argc, char **argv)
         }
     }
     zk_dev d;
-    tool_open(&d, t, ZK_USER);
+    if (tool_open(&d, t, ZK_USER))
+        return 1;
     zk_install_signals();
     uint32_t ctl = rd(&d, R_CONTROL);
     if (ctl == 0xffffffffu)

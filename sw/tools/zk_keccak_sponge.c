@@ -43,11 +43,15 @@ static void msgs_free(msgs *m)
     free(m->len);
 }
 
-static void read_messages(const char *path, msgs *m)
+/* 0, or 1 (cannot read) / 2 (malformed) after a message */
+static int read_messages(const char *path, msgs *m)
 {
     FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-    if (!f)
-        die("%s: open: %s", path, strerror(errno));
+    if (!f) {
+        fprintf(stderr, "%s: open: %s\n", path, strerror(errno));
+        return 1;
+    }
+    int rc = 0;
     char *line = NULL;
     size_t cap = 0, lineno = 0;
     ssize_t n;
@@ -59,13 +63,15 @@ static void read_messages(const char *path, msgs *m)
             n--;
         if ((size_t)n / 2 + 8 > ZK_MAX_XFER) {
             fprintf(stderr, "%s:%zu: message too long for one transfer\n", path, lineno);
-            exit(2);
+            rc = 2;
+            break;
         }
         if (tmp_cap < (size_t)n / 2 + 1 && !(tmp = realloc(tmp, tmp_cap = (size_t)n / 2 + 1)))
             die("out of memory");
         if (hex_decode(line, (size_t)n, tmp) < 0) {
             fprintf(stderr, "%s:%zu: not a hex string (an even number of hex digits)\n", path, lineno);
-            exit(2);
+            rc = 2;
+            break;
         }
         msgs_add(m, tmp, (size_t)n / 2);
     }
@@ -73,6 +79,7 @@ static void read_messages(const char *path, msgs *m)
     free(tmp);
     if (f != stdin)
         fclose(f);
+    return rc;
 }
 
 typedef struct mode { const char *name; int code; unsigned digest; } mode;
@@ -89,12 +96,14 @@ int run_sponge(tool_dev *t, int argc, char **argv)
 {
     const char *mode_name = NULL, *in = "-", *out = NULL, *check = NULL;
     unsigned long long out_len = 0, batch = 256;
-    static const struct option lo[] = {{"mode", required_argument, NULL, 'm'}, {"out-len", required_argument, NULL, 'l'},
+    static const struct option lo[] = {TOOL_DEV_LONGOPTS, {"mode", required_argument, NULL, 'm'}, {"out-len", required_argument, NULL, 'l'},
                                        {"input", required_argument, NULL, 'i'}, {"output", required_argument, NULL, 'o'},
                                        {"check", required_argument, NULL, 'k'}, {"batch", required_argument, NULL, 'b'},
                                        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int o;
-    while ((o = getopt_long(argc, argv, "m:l:i:o:k:b:h", lo, NULL)) != -1) {
+    while ((o = getopt_long(argc, argv, TOOL_DEV_OPTS "m:l:i:o:k:b:h", lo, NULL)) != -1) {
+        if (tool_dev_opt(t, o, optarg))
+            continue;
         switch (o) {
         case 'm': mode_name = optarg; break;
         case 'l': out_len = parse_u64("out-len", optarg, 1u << 24); break;
@@ -122,13 +131,19 @@ int run_sponge(tool_dev *t, int argc, char **argv)
     if (batch == 0)
         batch = 1;
     msgs m = {0};
-    read_messages(in, &m);
-    FILE *fo = out ? fopen(out, "w") : stdout;
-    if (!fo)
-        die("%s: open: %s", out, strerror(errno));
-
+    int rc = read_messages(in, &m);
+    FILE *fo = rc ? NULL : out ? fopen(out, "w") : stdout;
+    if (!rc && !fo) {
+        fprintf(stderr, "%s: open: %s\n", out, strerror(errno));
+        rc = 1;
+    }
     zk_dev d;
-    tool_open(&d, t, ZK_H2C(0) | ZK_C2H(0) | ZK_USER);
+    if (rc || tool_open(&d, t, ZK_H2C(0) | ZK_C2H(0) | ZK_USER)) {
+        if (fo && fo != stdout)
+            fclose(fo);
+        msgs_free(&m);
+        return rc ? rc : 1;
+    }
     zk_install_signals();
     uint32_t err0 = 0, err1 = 0;
     int have_sys = sys_errors(&d, &err0) == 0;
@@ -139,7 +154,6 @@ int run_sponge(tool_dev *t, int argc, char **argv)
     if (!pk || !sizes || !got || !digests)
         die("out of memory");
     double busy = 0;
-    int rc = 0;
     size_t short_packets = 0;
     for (size_t first = 0; first < m.n && rc == 0; first += nb) {
         size_t cnt = m.n - first < nb ? m.n - first : nb, bytes = 0;
@@ -210,13 +224,15 @@ int run_sponge(tool_dev *t, int argc, char **argv)
     }
     if (rc == 0 && check) {
         FILE *fk = fopen(check, "r");
-        if (!fk)
-            die("%s: open: %s", check, strerror(errno));
+        if (!fk) {
+            fprintf(stderr, "%s: open: %s\n", check, strerror(errno));
+            rc = 1;
+        }
         char *line = NULL;
         size_t cap = 0, i = 0;
         ssize_t n;
         uint8_t *want = malloc(dlen + 1);
-        while (rc == 0 && (n = getline(&line, &cap, fk)) >= 0) {
+        while (rc == 0 && fk && (n = getline(&line, &cap, fk)) >= 0) {
             while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
                 n--;
             if (i >= m.n || (size_t)n != 2 * dlen || hex_decode(line, (size_t)n, want) < 0 ||
@@ -232,7 +248,8 @@ int run_sponge(tool_dev *t, int argc, char **argv)
         }
         free(want);
         free(line);
-        fclose(fk);
+        if (fk)
+            fclose(fk);
     }
     free(pk);
     free(sizes);

@@ -24,22 +24,32 @@ static void usage(FILE *f)
                "exit: 0 ok, 1 device error or timeout, 2 usage or malformed input, 3 output != a XOR b, 130 interrupted\n");
 }
 
-static uint8_t *load(const char *path, size_t elem, size_t *n)
+/* NULL after a message: *bad = 1 (exit 1) for an I/O error, 2 for a malformed file */
+static uint8_t *load(const char *path, size_t elem, size_t *n, int *bad)
 {
     FILE *f = fopen(path, "rb");
-    if (!f)
-        die("%s: open: %s", path, strerror(errno));
+    if (!f) {
+        fprintf(stderr, "%s: open: %s\n", path, strerror(errno));
+        *bad = 1;
+        return NULL;
+    }
     fseek(f, 0, SEEK_END);
     long len = ftell(f);
     fseek(f, 0, SEEK_SET);
     if (len < 0 || (size_t)len % elem) {
         fclose(f);
         fprintf(stderr, "%s: %ld bytes is not a whole number of %zu-byte elements\n", path, len, elem);
-        exit(2);
+        *bad = 2;
+        return NULL;
     }
     uint8_t *b = zk_alloc((size_t)len);
-    if (!b || (len && fread(b, 1, (size_t)len, f) != (size_t)len))
-        die("%s: read: %s", path, strerror(errno));
+    if (!b || (len && fread(b, 1, (size_t)len, f) != (size_t)len)) {
+        fprintf(stderr, "%s: read: %s\n", path, strerror(errno));
+        fclose(f);
+        zk_free(b);
+        *bad = 1;
+        return NULL;
+    }
     fclose(f);
     *n = (size_t)len / elem;
     return b;
@@ -83,11 +93,17 @@ int main(int argc, char **argv)
     size_t na, nb;
     uint8_t *a, *b;
     if (fa) {
-        a = load(fa, elem, &na);
-        b = load(fb, elem, &nb);
-        if (na != nb) {
+        int bad = 0;
+        a = load(fa, elem, &na, &bad);
+        b = a ? load(fb, elem, &nb, &bad) : NULL;
+        if (b && na != nb) {
             fprintf(stderr, "zk-pair: %s has %zu elements, %s has %zu\n", fa, na, fb, nb);
-            return 2;
+            bad = 2;
+        }
+        if (bad) {
+            zk_free(a);
+            zk_free(b);
+            return bad;
         }
     } else {
         na = nb = count;
@@ -105,7 +121,12 @@ int main(int argc, char **argv)
     if (!out)
         die("out of memory");
     zk_dev d;
-    tool_open(&d, &t, ZK_H2C(0) | ZK_H2C(1) | ZK_C2H(0) | ZK_USER);
+    if (tool_open(&d, &t, ZK_H2C(0) | ZK_H2C(1) | ZK_C2H(0) | ZK_USER)) {
+        zk_free(a);
+        zk_free(b);
+        zk_free(out);
+        return 1;
+    }
     zk_install_signals();
     zk_stream s[2] = {{0, a, elem, na}, {1, b, elem, nb}};
     double t0 = now_s();

@@ -69,7 +69,8 @@ int main(int argc, char **argv)
         return 2;
     }
     zk_dev d;
-    tool_open(&d, &t, ZK_USER);
+    if (tool_open(&d, &t, ZK_USER))
+        return 1;
     if (reset && zk_soft_reset(&d))
         die_dev(&d, 1);
     uint32_t v, hi;
