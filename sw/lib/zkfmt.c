@@ -1,5 +1,6 @@
 #include "zkfmt.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 const uint64_t ZKF_BLS12_381_FR[4] = {0xffffffff00000001ull, 0x53bda402fffe5bfeull, 0x3339d80809a1d805ull,
@@ -36,10 +37,37 @@ static inline uint32_t nibbles8(uint64_t x, uint64_t *bad)
     return (uint32_t)(((v & 0xffff) << 16) | ((v >> 32) & 0xffff));
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+/* 32 hex digits per AVX2 register: validate, map to nibbles, pair them (maddubs: 16 * first + second), then
+ * gather the bytes of each 16-digit half in reverse order (shuffle): two little-endian limbs per register. */
+__attribute__((target("avx2"))) static int hex64_avx2(const char *d, uint64_t out[4])
+{
+    const __m256i c0 = _mm256_set1_epi8('0' - 1), c9 = _mm256_set1_epi8('9' + 1), ca = _mm256_set1_epi8('a' - 1),
+                  cf = _mm256_set1_epi8('f' + 1), x20 = _mm256_set1_epi8(0x20), x0f = _mm256_set1_epi8(0x0f),
+                  one = _mm256_set1_epi8(1), pair = _mm256_set1_epi16(0x0110);
+    const __m256i rev = _mm256_setr_epi8(14, 12, 10, 8, 6, 4, 2, 0, -1, -1, -1, -1, -1, -1, -1, -1,
+                                         14, 12, 10, 8, 6, 4, 2, 0, -1, -1, -1, -1, -1, -1, -1, -1);
+    __m256i bad = _mm256_setzero_si256();
+    for (int i = 0; i < 2; i++) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(d + 32 * i)), l = _mm256_or_si256(x, x20);
+        __m256i ok = _mm256_or_si256(_mm256_and_si256(_mm256_cmpgt_epi8(x, c0), _mm256_cmpgt_epi8(c9, x)),
+                                     _mm256_and_si256(_mm256_cmpgt_epi8(l, ca), _mm256_cmpgt_epi8(cf, l)));
+        bad = _mm256_or_si256(bad, _mm256_xor_si256(ok, _mm256_set1_epi8(-1)));
+        __m256i t = _mm256_and_si256(_mm256_srli_epi16(x, 6), one);
+        __m256i v = _mm256_add_epi8(_mm256_and_si256(x, x0f), _mm256_add_epi8(_mm256_slli_epi16(t, 3), t));
+        __m256i r = _mm256_shuffle_epi8(_mm256_maddubs_epi16(v, pair), rev);
+        out[3 - 2 * i] = (uint64_t)_mm256_extract_epi64(r, 0);
+        out[2 - 2 * i] = (uint64_t)_mm256_extract_epi64(r, 2);
+    }
+    return _mm256_movemask_epi8(bad) ? -1 : 0;
+}
+#endif
+
 #ifdef __SSE2__
 #include <emmintrin.h>
 /* 16 hex digits per SSE2 register: validate, map to nibbles, pair them into bytes (text order), byte-swap */
-static inline int hex64_full(const char *d, uint64_t out[4])
+static inline int hex64_sse2(const char *d, uint64_t out[4])
 {
     const __m128i c0 = _mm_set1_epi8('0' - 1), c9 = _mm_set1_epi8('9' + 1), ca = _mm_set1_epi8('a' - 1),
                   cf = _mm_set1_epi8('f' + 1), x20 = _mm_set1_epi8(0x20), x0f = _mm_set1_epi8(0x0f),
@@ -66,8 +94,10 @@ static inline int hex64_full(const char *d, uint64_t out[4])
     }
     return 0;
 }
+#define HEX64_BASE hex64_sse2
 #else
-static inline int hex64_full(const char *d, uint64_t out[4])
+#define HEX64_BASE hex64_swar
+static inline int hex64_swar(const char *d, uint64_t out[4])
 {
     uint64_t bad = 0, w[8];
     memcpy(w, d, 64);
@@ -77,7 +107,19 @@ static inline int hex64_full(const char *d, uint64_t out[4])
 }
 #endif
 
-int zkf_parse_hex256(const char *s, size_t len, uint64_t out[4])
+#if defined(__x86_64__) && defined(__GNUC__)
+static int (*g_hex64)(const char *, uint64_t *);
+static inline int hex64_full(const char *d, uint64_t out[4])
+{
+    if (__builtin_expect(!g_hex64, 0))
+        g_hex64 = __builtin_cpu_supports("avx2") && !getenv("ZKFMT_NO_AVX2") ? hex64_avx2 : HEX64_BASE;
+    return g_hex64(d, out);
+}
+#else
+#define hex64_full HEX64_BASE
+#endif
+
+static inline int parse256(const char *s, size_t len, uint64_t out[4])
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     if (len == 66 && s[0] == '0' && (s[1] | 0x20) == 'x')
@@ -101,6 +143,8 @@ int zkf_parse_hex256(const char *s, size_t len, uint64_t out[4])
     return 0;
 }
 
+int zkf_parse_hex256(const char *s, size_t len, uint64_t out[4]) { return parse256(s, len, out); }
+
 long zkf_parse_line(const char *line, size_t len, const uint64_t m[4], uint64_t (*out)[4], size_t max,
                     const char **why)
 {
@@ -110,19 +154,22 @@ long zkf_parse_line(const char *line, size_t len, const uint64_t m[4], uint64_t 
             i++;
         if (i == len)
             return (long)n;
-        size_t j = i;
-        if (i + 66 <= len && (i + 66 == len || line[i + 66] == ' ' || line[i + 66] == '\t'))
-            j = i + 66; /* a full-width token: its digits are checked by the parser */
-        else
-            while (j < len && line[j] != ' ' && line[j] != '\t')
-                j++;
         if (n == max) {
             *why = "too many elements";
             return -1;
         }
-        if (zkf_parse_hex256(line + i, j - i, out[n])) {
-            *why = "an element is not 0x followed by 1 to 64 hex digits";
-            return -1;
+        size_t j = i + 66;
+        /* a full-width token (66 characters, then a blank or the end) goes straight to the parser; anything
+           else, or a 66-character run that is not one token, is scanned for its end first */
+        if (!(j <= len && (j == len || line[j] == ' ' || line[j] == '\t') &&
+              parse256(line + i, 66, out[n]) == 0)) {
+            j = i;
+            while (j < len && line[j] != ' ' && line[j] != '\t')
+                j++;
+            if (parse256(line + i, j - i, out[n])) {
+                *why = "an element is not 0x followed by 1 to 64 hex digits";
+                return -1;
+            }
         }
         if (!zkf_lt(out[n], m)) {
             *why = "an element is not below the modulus";
