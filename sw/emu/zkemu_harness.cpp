@@ -22,6 +22,7 @@
 #include <memory>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -122,6 +123,10 @@ int main(int argc, char **argv) {
     if (!fst.empty() && !m->trace(fst.c_str())) fprintf(stderr, "zkemu: built without FST tracing (WAVES=1)\n");
 
     // ---- device files
+    if (mkdir(dir.c_str(), 0755) && errno != EEXIST) {
+        fprintf(stderr, "zkemu: %s: %s\n", dir.c_str(), strerror(errno));
+        return 1;
+    }
     std::vector<Listener> listeners;
     auto listen_on = [&](Kind k, int ch) {
         std::string name = dir + "/" + prefix + (k == USER ? "_user" : (k == H2C ? "_h2c_" : "_c2h_") + std::to_string(ch));
