@@ -3,7 +3,9 @@
 //
 //   zkemu --dir DIR [--prefix xdma0] [--clock aclk] [--resetn aresetn] [--h2c K=PORT]... [--c2h K=PORT]...
 //         [--axil PORT] [--status SIG,SIG...] [--freeze-after-beats N] [--freeze-after-cycles N]
-//         [--freeze-after-writes N] [--axil-timeout CYCLES] [--fst FILE]
+//         [--freeze-after-writes N] [--axil-timeout CYCLES] [--grace-cycles N] [--fst FILE]
+//
+// The clock runs while a request is in flight and for --grace-cycles (default 65536) after the last one.
 //
 // User BAR: offsets below 0x10000 go to the AXI4-Lite port; the system block (zkxdma.h: ZK_SYS_*) at 0x10000
 // answers the ID, pulses the reset and shows the --status outputs.  --freeze-after-beats stops the clock after N
@@ -61,7 +63,7 @@ static void send_all(Conn &c, const void *p, size_t n) {
 static void usage() {
     fprintf(stderr, "usage: zkemu --dir DIR [--prefix xdma0] [--clock aclk] [--resetn aresetn] [--h2c K=PORT]...\n"
                     "  [--c2h K=PORT]... [--axil PORT] [--status SIG,...] [--freeze-after-beats N] [--freeze-after-cycles N]\n"
-                    "  [--freeze-after-writes N]\n"
+                    "  [--freeze-after-writes N] [--grace-cycles N]\n"
                     "  [--axil-timeout CYCLES] [--fst FILE]\n");
     exit(2);
 }
@@ -70,7 +72,7 @@ int main(int argc, char **argv) {
     std::string dir, prefix = "xdma0", clock = "aclk", resetn = "aresetn", axil, fst;
     std::map<int, std::string> h2c_ports, c2h_ports;
     std::vector<std::string> status;
-    uint64_t freeze_after = 0, freeze_cycles = 0, freeze_writes = 0, axil_timeout = 4096;
+    uint64_t freeze_after = 0, freeze_cycles = 0, freeze_writes = 0, axil_timeout = 4096, grace_opt = 1u << 16;
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
         if (i + 1 >= argc) usage();
@@ -91,6 +93,7 @@ int main(int argc, char **argv) {
         else if (a == "--freeze-after-beats") freeze_after = strtoull(v.c_str(), nullptr, 0);
         else if (a == "--freeze-after-cycles") freeze_cycles = strtoull(v.c_str(), nullptr, 0);
         else if (a == "--freeze-after-writes") freeze_writes = strtoull(v.c_str(), nullptr, 0);
+        else if (a == "--grace-cycles") grace_opt = strtoull(v.c_str(), nullptr, 0);
         else if (a == "--axil-timeout") axil_timeout = strtoull(v.c_str(), nullptr, 0);
         else if (a == "--status") {
             for (size_t s = 0, e; s <= v.size(); s = e + 1) {
@@ -152,6 +155,8 @@ int main(int argc, char **argv) {
     std::vector<std::unique_ptr<Conn>> conns;
     uint64_t cycles = 0, time = 0, total_beats = 0, lite_writes = 0;
     int reset_left = 16;
+    uint64_t idle_cycles = 0, grace = grace_opt;
+    auto lite_idle = [&]() { return !lite || lite->q.empty(); };
     bool frozen = false;
 
     Reply reply = [&](Op &o, int st, uint64_t len) {
@@ -224,7 +229,15 @@ int main(int argc, char **argv) {
         std::vector<pollfd> pf;
         for (auto &l : listeners) pf.push_back({l.fd, POLLIN, 0});
         for (auto &c : conns) pf.push_back({c->fd, POLLIN, 0});
-        int wait = conns.empty() ? 200 : (frozen ? 2 : 0);
+        // the clock runs while a request is in flight and for `grace` cycles after the last one (the core finishes
+        // what it was given); then the emulator sleeps in poll() until the host asks again: a shared machine's
+        // CPU is not burnt on an idle card
+        bool pending = !lite_idle() || reset_left > 0;
+        for (auto &kv : h2c) pending |= !kv.second->q.empty();
+        for (auto &kv : c2h) pending |= !kv.second->q.empty();
+        if (pending) idle_cycles = 0;
+        bool clocking = !conns.empty() && !frozen && idle_cycles < grace;
+        int wait = clocking ? 0 : (conns.empty() ? 200 : 20);
         if (poll(pf.data(), pf.size(), wait) < 0 && errno != EINTR) break;
         for (size_t i = 0; i < listeners.size(); i++)
             if (pf[i].revents & POLLIN) {
@@ -256,8 +269,8 @@ int main(int argc, char **argv) {
                 it = conns.erase(it);
             } else ++it;
         }
-        if (conns.empty() || frozen) continue;
-        for (int n = 0; n < 256 && !frozen; n++) { // a batch of clock cycles between socket polls
+        if (!clocking) continue;
+        for (int n = 0; n < 256 && !frozen; n++, idle_cycles++) { // a batch of clock cycles between socket polls
             bool run = reset_left == 0;
             rstn->set(run ? 1 : 0);
             for (auto &kv : h2c) kv.second->drive(run);
