@@ -90,3 +90,21 @@ def test_sigint_stops_and_resets(tmp_path):
         assert p.returncode == 130 and "interrupted; resetting the core" in err, err
         r = ok(tool("zk-keccak", "-d", dev, "sponge", "-m", "sha3_256", "-i", tmp_path / "small.txt"))
         assert r.stdout.split() == [hashlib.sha3_256(m).hexdigest() for m in msgs[:20]]
+
+
+def test_sigint_during_register_job():
+    """SIGINT while zk-keccak waits on a long test_speed job: exit 130, the reset leaves the core idle (CONTROL
+    0x4), and the next job's checksum is right."""
+    env = dict(os.environ, LD_PRELOAD=str(PRELOAD))
+    with emulator(SPEED_TOP) as dev:
+        p = subprocess.Popen([str(BIN / "zk-keccak"), "-d", dev, "speed"], env=env, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and "control 0x1" not in tool("zk-status", "-d", dev).stdout:
+            time.sleep(0.05)
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=30)
+        assert p.returncode == 130 and "resetting the core" in err, err
+        assert "control 0x4" in ok(tool("zk-status", "-d", dev)).stdout
+        from reference_model import keccak
+        r = ok(tool("zk-keccak", "-d", dev, "speed", "-r", 2, "-n", 3))
+        assert int(r.stdout.split()[1], 16) == keccak.checksum(2, 3, 1, 65536)

@@ -69,6 +69,18 @@ int main(int argc, char **argv)
     CHECK(zk_run_pair(&d, one, 4, ZK_PAIR_SEQUENTIAL, 0, NULL, 0) == 0, "pair without reader: %s", zk_error(&d));
     ssize_t r = zk_read_packet(&d, 0, out, N * E);
     CHECK(r == 4 * E, "short packet read returned %zd, want %d", r, 4 * E);
+    /* writes split at max_xfer: stream 1's 8 elements leave as 4 writes of 64 bytes, so 4 TLASTs and 4 packets */
+    d.max_xfer = 64;
+    zk_stream split[2] = {{0, a, E, 8}, {1, c, E, 8}};
+    CHECK(zk_run_pair(&d, split, 8, ZK_PAIR_NAIVE, 0, NULL, 0) == 0, "split pair: %s", zk_error(&d));
+    for (int k = 0; k < 4; k++) {
+        r = zk_read_packet(&d, 0, out + 64 * k, N * E);
+        CHECK(r == 64, "split packet %d: %zd bytes", k, r);
+    }
+    for (int i = 0; i < 8 * E; i++)
+        bad += out[i] != (a[i] ^ c[i]);
+    CHECK(bad == 0, "%d bytes differ after split writes", bad);
+    d.max_xfer = ZK_MAX_XFER;
     /* a channel that is not open */
     CHECK(zk_write(&d, 2, a, 32) == -1 && strstr(zk_error(&d), "h2c channel 2 is not open"), "%s", zk_error(&d));
     zk_close(&d);

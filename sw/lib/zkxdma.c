@@ -67,6 +67,7 @@ int zk_open(zk_dev *d, const char *prefix, unsigned what)
     memset(d, 0, sizeof *d);
     d->user = -1;
     d->timeout_ms = ZK_DEFAULT_TIMEOUT_MS;
+    d->max_xfer = ZK_MAX_XFER;
     for (int k = 0; k < ZK_MAX_CHANNELS; k++)
         d->h2c[k] = d->c2h[k] = -1;
     if (snprintf(d->prefix, sizeof d->prefix, "%s", prefix) >= (int)sizeof d->prefix) {

@@ -38,6 +38,7 @@ typedef struct zk_dev {
     volatile uint32_t *regs;   /* mmap of the user BAR, or NULL: 4-byte pread/pwrite */
     size_t regs_bytes;
     unsigned timeout_ms;       /* a transfer that makes no progress for this long is aborted */
+    size_t max_xfer;           /* longest single write (ZK_MAX_XFER); longer packets go out as several writes */
     char err[1024];
 } zk_dev;
 

@@ -79,7 +79,8 @@ static void fail(worker *w, int errnum, const char *fmt, ...)
 
 static int aborted(job_state *s) { return atomic_load(&s->abort) || g_interrupted; }
 
-/* writes len bytes as one packet (split at the driver's maximum; a short write continues) */
+/* writes len bytes: one write() per max_xfer bytes (the driver's maximum), each its own XDMA packet (TLAST); a
+ * short write continues where it stopped */
 static int write_packet(job_state *s, worker *w, int ch, const unsigned char *p, size_t len)
 {
     char path[300];
@@ -89,7 +90,8 @@ static int write_packet(job_state *s, worker *w, int ch, const unsigned char *p,
         return -1;
     }
     while (len > 0) {
-        size_t n = len < ZK_MAX_XFER ? len : ZK_MAX_XFER;
+        size_t max = s->d->max_xfer && s->d->max_xfer < ZK_MAX_XFER ? s->d->max_xfer : ZK_MAX_XFER;
+        size_t n = len < max ? len : max;
         snprintf(w->what, sizeof w->what, "%s: write of %zu bytes", path, n);
         if (aborted(s)) {
             fail(w, EINTR, "%s: write aborted", path);
