@@ -6,14 +6,12 @@
  *   write() on h2c_K   one AXI4-Stream packet; returns when the RTL accepted its last beat (as the driver does)
  *   read() on c2h_K    returns at TLAST or when the buffer is full
  *   pread()/pwrite()   4-byte AXI4-Lite accesses on the user device (the driver's user device does the same)
- *   mmap() of user     an inaccessible region; each 32-bit load or store faults, the SIGSEGV handler performs the
- *                      AXI4-Lite access and single-steps the instruction (x86-64 trap flag), then re-protects.
- *                      So a tool's plain volatile loads and stores reach the RTL.  Under valgrind (which cannot
- *                      single-step) or with ZKEMU_MMAP=0 mmap fails with ENODEV and tools use pread/pwrite.
+ *   mmap() of user     registers by load and store, see zkemu_mmio.c
  * A blocked write()/read() ends like the driver's: after ZKEMU_TIMEOUT_MS (default 10000) with ETIMEDOUT, or on
  * a signal with EINTR; either cancels the transfer in the emulator.  Every other descriptor passes through.
  */
 #define _GNU_SOURCE
+#include "zkemu_preload.h"
 #include "zkemu_proto.h"
 
 #include <errno.h>
@@ -31,16 +29,7 @@
 #include <sys/un.h>
 #include <ucontext.h>
 #include <unistd.h>
-#if defined(__has_include)
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#endif
-#endif
-#ifndef RUNNING_ON_VALGRIND
-#define RUNNING_ON_VALGRIND 0
-#endif
 
-enum { NONE = 0, H2C = 1, C2H = 2, USER = 3 };
 #define MAX_FD 4096
 static unsigned char g_kind[MAX_FD];
 static char g_lock[MAX_FD]; /* one request at a time per connection */
@@ -48,6 +37,7 @@ static char g_lock[MAX_FD]; /* one request at a time per connection */
 static void lock(int fd) { while (__atomic_test_and_set(&g_lock[fd], __ATOMIC_ACQUIRE)) ; }
 static void unlock(int fd) { __atomic_clear(&g_lock[fd], __ATOMIC_RELEASE); }
 static int ours(int fd) { return fd >= 0 && fd < MAX_FD ? g_kind[fd] : NONE; }
+int zkemu_kind(int fd) { return ours(fd); }
 
 static long sys_write(int fd, const void *p, size_t n) { return syscall(SYS_write, fd, p, n); }
 static long sys_read(int fd, void *p, size_t n) { return syscall(SYS_read, fd, p, n); }
@@ -168,7 +158,7 @@ static ssize_t emu_read(int fd, void *buf, size_t n)
     return (ssize_t)rep.len;
 }
 
-static int emu_reg(int fd, uint32_t op, uint32_t off, uint32_t *val)
+int zkemu_reg(int fd, uint32_t op, uint32_t off, uint32_t *val)
 {
     struct zkemu_req q = {op, off, op == ZKEMU_REG_WRITE ? *val : 0};
     struct zkemu_rep rep;
@@ -302,7 +292,7 @@ ssize_t pread(int fd, void *buf, size_t n, off_t off)
         return -1;
     }
     uint32_t v;
-    if (emu_reg(fd, ZKEMU_REG_READ, (uint32_t)off, &v))
+    if (zkemu_reg(fd, ZKEMU_REG_READ, (uint32_t)off, &v))
         return -1;
     memcpy(buf, &v, 4);
     return 4;
@@ -319,133 +309,7 @@ ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
     }
     uint32_t v;
     memcpy(&v, buf, 4);
-    return emu_reg(fd, ZKEMU_REG_WRITE, (uint32_t)off, &v) ? -1 : 4;
+    return zkemu_reg(fd, ZKEMU_REG_WRITE, (uint32_t)off, &v) ? -1 : 4;
 }
 ssize_t pwrite64(int fd, const void *buf, size_t n, off_t off) __attribute__((alias("pwrite")));
 
-/* ---- mmap of the user device: fault, access, single-step */
-#define MAX_REGIONS 8
-struct region { uintptr_t base; size_t len; off_t off; int fd; };
-static struct region g_regions[MAX_REGIONS];
-static struct sigaction g_old_segv, g_old_trap;
-static __thread struct { int active, write, fd; uintptr_t addr, page; uint32_t off; } t_step;
-
-static struct region *region_of(uintptr_t a)
-{
-    for (int i = 0; i < MAX_REGIONS; i++)
-        if (g_regions[i].len && a >= g_regions[i].base && a < g_regions[i].base + g_regions[i].len)
-            return &g_regions[i];
-    return NULL;
-}
-
-static void chain(struct sigaction *old, int sig, siginfo_t *si, void *uc)
-{
-    if (old->sa_flags & SA_SIGINFO && old->sa_sigaction) {
-        old->sa_sigaction(sig, si, uc);
-    } else if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
-        old->sa_handler(sig);
-    } else {
-        signal(sig, SIG_DFL); /* the fault repeats and ends the process as it would have */
-    }
-}
-
-static void on_segv(int sig, siginfo_t *si, void *ucv)
-{
-    ucontext_t *uc = ucv;
-    struct region *r = region_of((uintptr_t)si->si_addr);
-    if (!r || t_step.active) {
-        chain(&g_old_segv, sig, si, ucv);
-        return;
-    }
-    uintptr_t a = (uintptr_t)si->si_addr & ~(uintptr_t)3, page = a & ~(uintptr_t)4095;
-    int is_write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
-    uint32_t off = (uint32_t)(r->off + (off_t)(a - r->base));
-    mprotect((void *)page, 4096, PROT_READ | PROT_WRITE);
-    if (!is_write) {
-        uint32_t v;
-        if (emu_reg(r->fd, ZKEMU_REG_READ, off, &v))
-            v = 0xffffffffu; /* what a read of a dead BAR returns */
-        *(volatile uint32_t *)a = v;
-        mprotect((void *)page, 4096, PROT_READ);
-    }
-    t_step.active = 1;
-    t_step.write = is_write;
-    t_step.fd = r->fd;
-    t_step.addr = a;
-    t_step.page = page;
-    t_step.off = off;
-    uc->uc_mcontext.gregs[REG_EFL] |= 0x100; /* trap after this one instruction */
-}
-
-static void on_trap(int sig, siginfo_t *si, void *ucv)
-{
-    ucontext_t *uc = ucv;
-    if (!t_step.active) {
-        chain(&g_old_trap, sig, si, ucv);
-        return;
-    }
-    uc->uc_mcontext.gregs[REG_EFL] &= ~0x100;
-    if (t_step.write) {
-        uint32_t v = *(volatile uint32_t *)t_step.addr;
-        emu_reg(t_step.fd, ZKEMU_REG_WRITE, t_step.off, &v);
-    }
-    mprotect((void *)t_step.page, 4096, PROT_NONE);
-    t_step.active = 0;
-}
-
-static int install_handlers(void)
-{
-    static int done;
-    if (done)
-        return 0;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_flags = SA_SIGINFO | SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_sigaction = on_segv;
-    if (sigaction(SIGSEGV, &sa, &g_old_segv))
-        return -1;
-    sa.sa_sigaction = on_trap;
-    if (sigaction(SIGTRAP, &sa, &g_old_trap))
-        return -1;
-    done = 1;
-    return 0;
-}
-
-static void *sys_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
-{
-    return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
-}
-
-void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
-{
-    if (ours(fd) == NONE)
-        return sys_mmap(addr, len, prot, flags, fd, off);
-    const char *env = getenv("ZKEMU_MMAP");
-    if (ours(fd) != USER || RUNNING_ON_VALGRIND || (env && !strcmp(env, "0"))) {
-        errno = ENODEV;
-        return MAP_FAILED;
-    }
-    struct region *slot = NULL;
-    for (int i = 0; i < MAX_REGIONS && !slot; i++)
-        if (!g_regions[i].len)
-            slot = &g_regions[i];
-    if (!slot || install_handlers()) {
-        errno = ENOMEM;
-        return MAP_FAILED;
-    }
-    void *m = sys_mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED)
-        return m;
-    *slot = (struct region){(uintptr_t)m, len, off, fd};
-    return m;
-}
-void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off) __attribute__((alias("mmap")));
-
-int munmap(void *addr, size_t len)
-{
-    struct region *r = region_of((uintptr_t)addr);
-    if (r && r->base == (uintptr_t)addr)
-        r->len = 0;
-    return (int)syscall(SYS_munmap, addr, len);
-}

@@ -1,6 +1,7 @@
 /* libzkxdma: device files, buffers, registers.  Transfers are in zkxdma_xfer.c. */
 #define _GNU_SOURCE
 #include "zkxdma.h"
+#include "zkxdma_job.h"
 
 #include <errno.h>
 #include <fcntl.h>
