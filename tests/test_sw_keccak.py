@@ -122,3 +122,14 @@ def test_sponge_core_error_packet(sponge_dev, tmp_path):
     inp.write_text("616263\n")
     r = ok(tool("zk-keccak", "-d", sponge_dev, "sponge", "-m", "sha3_256", "-i", inp))
     assert r.stdout.strip() == hashlib.sha3_256(b"abc").hexdigest()
+
+
+@pytest.mark.long
+def test_sponge_soak(sponge_dev, seed, tmp_path):
+    """5,000 messages of random lengths (0..600 bytes) in jobs of 256, SHA3-256, against hashlib."""
+    rng = random.Random(seed)
+    msgs = [rng.randbytes(rng.randint(0, 600)) for _ in range(5000)]
+    (tmp_path / "in.txt").write_text("".join(m.hex() + "\n" for m in msgs))
+    (tmp_path / "want.txt").write_text("".join(hashlib.sha3_256(m).hexdigest() + "\n" for m in msgs))
+    ok(tool("zk-keccak", "-d", sponge_dev, "sponge", "-m", "sha3_256", "-i", tmp_path / "in.txt", "-o",
+            tmp_path / "out.txt", "-k", tmp_path / "want.txt", timeout=1800))

@@ -83,3 +83,12 @@ def test_pair_bad_input(dev, tmp_path):
     r = run_pair(dev, tmp_path, "seq", 4)
     assert r.returncode == 2 and "has 3 elements" in r.stderr
     assert run_pair(dev, tmp_path, "sideways", 4).returncode == 2
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("mode", ["seq", "par"])
+def test_pairs_soak(dev, tmp_path, seed, mode):
+    """20,000 pairs in chunks of half the FIFO depth."""
+    a, b = files(tmp_path, random.Random(seed), 20000)
+    ok(run_pair(dev, tmp_path, mode, PAIR_DEPTH // 2))
+    assert (tmp_path / "out.bin").read_bytes() == bytes(x ^ y for x, y in zip(a, b)), f"SEED={seed}"

@@ -8,7 +8,7 @@ static const Port *opt(const Model &m, const std::string &n) { return m.find(n);
 
 StreamPort::StreamPort(const Model &m, const std::string &p)
     : valid(&m.need(p + "_tvalid")), ready(&m.need(p + "_tready")), data(&m.need(p + "_tdata")),
-      keep(opt(m, p + "_tkeep")), last(opt(m, p + "_tlast")), width_bytes((size_t)(data->width + 7) / 8) {}
+      keep(opt(m, p + "_tkeep")), last(opt(m, p + "_tlast")), user(opt(m, p + "_tuser")), width_bytes((size_t)(data->width + 7) / 8) {}
 
 // ---- H2C: the packet of the oldest write, width_bytes a beat, TKEEP 2^k-1 and TLAST on the last beat
 void H2CChannel::drive(bool enabled) {
@@ -20,6 +20,7 @@ void H2CChannel::drive(bool enabled) {
         if (port.keep) port.keep->set(cur >= 64 ? ~0ull : (1ull << cur) - 1);
         if (port.last) port.last->set(o.pos + cur == o.data.size() ? 1 : 0);
     }
+    if (port.user && !port.user->output) port.user->set(0);
     port.valid->set(cur ? 1 : 0);
 }
 

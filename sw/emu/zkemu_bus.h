@@ -23,9 +23,9 @@ struct Op {
 
 using Reply = std::function<void(Op &, int status, uint64_t len)>;
 
-// AXI4-Stream port <prefix>_t{valid,ready,data,keep,last}
+// AXI4-Stream port <prefix>_t{valid,ready,data,keep,last,user}; XDMA carries no TUSER: H2C drives it 0, C2H drops it
 struct StreamPort {
-    const Port *valid, *ready, *data, *keep, *last;
+    const Port *valid, *ready, *data, *keep, *last, *user;
     size_t width_bytes;
     StreamPort(const Model &m, const std::string &prefix);
 };
