@@ -49,3 +49,12 @@ def test_pair_and_library_valgrind(mode):
         if mode == "seq":
             r = tool("check-lib", dev, valgrind=True)
             assert r.returncode == 0, r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("mode", ["par", "naive"])
+def test_library_threads_helgrind(mode):
+    """helgrind on the threaded paths: the reader, two writers with the chunk barrier, the watchdog's abort"""
+    with emulator(PAIR_TOP) as dev:
+        r = tool("zk-pair", "-d", dev, "-n", 64, "-s", 8, "-m", mode, "-t", 1500, timeout=300,
+                 wrap=["valgrind", "--tool=helgrind", "-q", "--error-exitcode=99"])
+        assert "Possible data race" not in r.stderr and r.returncode == (1 if mode == "naive" else 0), r.stderr

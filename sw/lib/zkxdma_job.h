@@ -17,7 +17,7 @@ extern HIDDEN volatile sig_atomic_t zkj_interrupted_flag;
 typedef struct worker {
     pthread_t tid;
     atomic_int done;
-    int failed;
+    atomic_int failed; /* set before done */
     char what[400]; /* what the worker is doing now (for the timeout message) */
     char err[768];
 } worker;

@@ -70,7 +70,9 @@ int zkj_write_packet(job_state *s, worker *w, int ch, const unsigned char *p, si
     while (len > 0) {
         size_t max = s->d->max_xfer && s->d->max_xfer < ZK_MAX_XFER ? s->d->max_xfer : ZK_MAX_XFER;
         size_t n = len < max ? len : max;
+        pthread_mutex_lock(&s->mu); /* the watchdog reads it */
         snprintf(w->what, sizeof w->what, "%s: write of %zu bytes", path, n);
+        pthread_mutex_unlock(&s->mu);
         if (zkj_aborted(s)) {
             fail(w, EINTR, "%s: write aborted", path);
             return -1;
@@ -97,7 +99,9 @@ static ssize_t read_packet(job_state *s, worker *w, int ch, unsigned char *p, si
 {
     char path[300];
     zk_path(s->d, "c2h", ch, path, sizeof path);
+    pthread_mutex_lock(&s->mu);
     snprintf(w->what, sizeof w->what, "%s: read of %zu bytes", path, len);
+    pthread_mutex_unlock(&s->mu);
     if (zkj_aborted(s)) {
         fail(w, EINTR, "%s: read aborted", path);
         return -1;
@@ -191,7 +195,9 @@ int zkj_watch(job_state *s)
             char blocked[400] = "";
             for (int i = s->n - 1; i >= 0; i--) /* a blocked writer first: the reader waits on it */
                 if (!atomic_load(&s->w[i].done)) {
+                    pthread_mutex_lock(&s->mu);
                     snprintf(blocked, sizeof blocked, "%s", s->w[i].what);
+                    pthread_mutex_unlock(&s->mu);
                     break;
                 }
             zk_set_error(s->d, ETIMEDOUT, "%s: no progress for %u ms (the core stopped accepting or answering)",

@@ -36,13 +36,14 @@ def emulator(top: str, extra: list[str] | None = None):
 
 
 def tool(name: str, *args, preload: bool = True, valgrind: bool = False, env: dict | None = None,
-         timeout: float = 120, stdin: str | None = None) -> subprocess.CompletedProcess:
+         timeout: float = 120, stdin: str | None = None, wrap: list[str] | None = None) -> subprocess.CompletedProcess:
+    """runs sw/build/<name> through the emulator's interposer; valgrind=True: memcheck; wrap: another wrapper"""
     e = dict(os.environ)
     e.pop("ZKXDMA_DEVICE", None)
     if preload:
         e["LD_PRELOAD"] = str(PRELOAD)
     e.update(env or {})
-    cmd = [*(VALGRIND if valgrind else []), str(BIN / name), *map(str, args)]
+    cmd = [*(VALGRIND if valgrind else wrap or []), str(BIN / name), *map(str, args)]
     return subprocess.run(cmd, env=e, capture_output=True, text=True, timeout=timeout, input=stdin)
 
 
