@@ -8,11 +8,12 @@ import os
 import random
 import signal
 import subprocess
+import tempfile
 import time
 
 import pytest
 
-from tools.sw import BIN, PAIR_TOP, PRELOAD, SPEED_TOP, SPONGE_TOP, build_sw, emulator, ok, tool
+from tools.sw import BIN, PAIR_TOP, PRELOAD, SPEED_TOP, SPONGE_TOP, build_sw, emulator, ok, tool, zkemu
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -35,6 +36,24 @@ def test_emulator_without_interposer_and_after_exit():
         assert r.returncode == 1 and "No such device or address" in r.stderr and "LD_PRELOAD=libzkemu.so" in r.stderr
     r = tool("zk-status", "-d", dev)  # the directory is gone with the emulator
     assert r.returncode == 1 and "No such file or directory" in r.stderr
+
+
+def test_emulator_killed():
+    """A card that went away under the device files (the emulator killed, its sockets left behind): ENODEV."""
+    exe = zkemu.build(SPEED_TOP)
+    with tempfile.TemporaryDirectory(prefix="zkemu.") as d:
+        p = subprocess.Popen([str(exe), "--dir", d, *zkemu.PORTS["KeccakSpeed"]], stdout=subprocess.DEVNULL)
+        try:
+            for _ in range(500):
+                if os.path.exists(f"{d}/xdma0_user"):
+                    break
+                time.sleep(0.01)
+            ok(tool("zk-status", "-d", f"{d}/xdma0"))
+        finally:
+            p.kill()
+            p.wait()
+        r = tool("zk-status", "-d", f"{d}/xdma0")
+        assert r.returncode == 1 and f"{d}/xdma0_user: open: No such device" in r.stderr, r.stderr
 
 
 def test_library_checks():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import time
 
 import pytest
@@ -92,3 +93,16 @@ def test_pairs_soak(dev, tmp_path, seed, mode):
     a, b = files(tmp_path, random.Random(seed), 20000)
     ok(run_pair(dev, tmp_path, mode, PAIR_DEPTH // 2))
     assert (tmp_path / "out.bin").read_bytes() == bytes(x ^ y for x, y in zip(a, b)), f"SEED={seed}"
+
+
+def test_driver_timeout(dev, tmp_path, seed):
+    """The driver's own transfer timeout (the interposer's ZKEMU_TIMEOUT_MS, 10 s by default like the driver's)
+    ends the blocked transfers before the library's watchdog: ETIMEDOUT with the device named (the write that
+    stalled, or the read waiting behind it, whichever timed out first)."""
+    files(tmp_path, random.Random(seed), 4 * PAIR_DEPTH)
+    r = tool("zk-pair", "-d", dev, "-a", tmp_path / "a.bin", "-b", tmp_path / "b.bin", "-m", "naive", "-t", 60000,
+             env={"ZKEMU_TIMEOUT_MS": "800"}, timeout=60)
+    n = 4 * PAIR_DEPTH * E
+    assert r.returncode == 1 and re.search(rf"xdma0_(h2c_0: write|c2h_0: read) of {n} bytes: Connection timed out",
+                                           r.stderr), r.stderr
+    ok(run_pair(dev, tmp_path, "seq", 8))

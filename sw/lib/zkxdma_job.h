@@ -18,6 +18,7 @@ typedef struct worker {
     pthread_t tid;
     atomic_int done;
     atomic_int failed; /* set before done */
+    int errnum;
     char what[400]; /* what the worker is doing now (for the timeout message) */
     char err[768];
 } worker;

@@ -52,6 +52,7 @@ static void fail(worker *w, int errnum, const char *fmt, ...)
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     snprintf(w->err, sizeof w->err, "%s: %s", what, strerror(errnum));
+    w->errnum = errnum;
     w->failed = 1;
 }
 
@@ -213,11 +214,16 @@ int zkj_watch(job_state *s)
         zk_set_error(s->d, EINTR, "%s: job stopped by a signal", s->d->prefix);
         return -1;
     }
-    for (int i = 0; i < s->n; i++)
-        if (s->w[i].failed) {
-            snprintf(s->d->err, sizeof s->d->err, "%s", s->w[i].err);
-            return -1;
-        }
+    /* the cause, not its echo: a failure other than an abort first, writers (later workers) before the reader,
+       whose failure usually follows from a stalled input */
+    int pick = -1;
+    for (int i = s->n - 1; i >= 0; i--)
+        if (s->w[i].failed && (pick < 0 || (s->w[pick].errnum == EINTR && s->w[i].errnum != EINTR)))
+            pick = i;
+    if (pick >= 0) {
+        snprintf(s->d->err, sizeof s->d->err, "%s", s->w[pick].err);
+        return -1;
+    }
     return 0;
 }
 
