@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -82,9 +83,14 @@ def emulator(top: str, extra: list[str] | None = None, prefix: str = "xdma0"):
     """Starts the emulator for `top` in a fresh directory; yields the device prefix (DIR/xdma0)."""
     exe = build(top)
     waves = ["--fst", str(exe.parent / f"{top}.fst")] if os.environ.get("WAVES", "0") == "1" else []
+    # random gaps on every stream port (ZKEMU_THROTTLE percent, default 30), reproducible with SEED
+    seed = os.environ.get("SEED") or str(random.SystemRandom().randrange(1, 1 << 31))
+    print(f"zkemu {top}: throttle seed SEED={seed}")
+    throttle = ["--throttle", os.environ.get("ZKEMU_THROTTLE", "30"), "--seed", seed]
     with tempfile.TemporaryDirectory(prefix="zkemu.") as d:
         log = open(Path(d) / "emu.log", "w+")
-        p = subprocess.Popen([str(exe), "--dir", d, "--prefix", prefix, *PORTS[top_kind(top)], *waves, *(extra or [])],
+        p = subprocess.Popen([str(exe), "--dir", d, "--prefix", prefix, *PORTS[top_kind(top)], *throttle, *waves,
+                              *(extra or [])],
                              stdout=log, stderr=subprocess.STDOUT)
         try:
             user = Path(d) / f"{prefix}_user"

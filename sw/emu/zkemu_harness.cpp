@@ -3,9 +3,11 @@
 //
 //   zkemu --dir DIR [--prefix xdma0] [--clock aclk] [--resetn aresetn] [--h2c K=PORT]... [--c2h K=PORT]...
 //         [--axil PORT] [--status SIG,SIG...] [--freeze-after-beats N] [--freeze-after-cycles N]
-//         [--freeze-after-writes N] [--axil-timeout CYCLES] [--grace-cycles N] [--fst FILE]
+//         [--freeze-after-writes N] [--axil-timeout CYCLES] [--grace-cycles N] [--throttle PCT] [--seed N]
+//         [--fst FILE]
 //
 // The clock runs while a request is in flight and for --grace-cycles (default 65536) after the last one.
+// --throttle PCT: H2C TVALID and C2H TREADY drop on PCT% of the cycles at random (--seed), as a busy engine's do.
 //
 // User BAR: offsets below 0x10000 go to the AXI4-Lite port; the system block (zkxdma.h: ZK_SYS_*) at 0x10000
 // answers the ID, pulses the reset and shows the --status outputs.  --freeze-after-beats stops the clock after N
@@ -22,6 +24,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <random>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -63,7 +66,7 @@ static void send_all(Conn &c, const void *p, size_t n) {
 static void usage() {
     fprintf(stderr, "usage: zkemu --dir DIR [--prefix xdma0] [--clock aclk] [--resetn aresetn] [--h2c K=PORT]...\n"
                     "  [--c2h K=PORT]... [--axil PORT] [--status SIG,...] [--freeze-after-beats N] [--freeze-after-cycles N]\n"
-                    "  [--freeze-after-writes N] [--grace-cycles N]\n"
+                    "  [--freeze-after-writes N] [--grace-cycles N] [--throttle PCT] [--seed N]\n"
                     "  [--axil-timeout CYCLES] [--fst FILE]\n");
     exit(2);
 }
@@ -73,6 +76,8 @@ int main(int argc, char **argv) {
     std::map<int, std::string> h2c_ports, c2h_ports;
     std::vector<std::string> status;
     uint64_t freeze_after = 0, freeze_cycles = 0, freeze_writes = 0, axil_timeout = 4096, grace_opt = 1u << 16;
+    uint64_t seed = 1;
+    int throttle = 0;
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
         if (i + 1 >= argc) usage();
@@ -93,6 +98,8 @@ int main(int argc, char **argv) {
         else if (a == "--freeze-after-beats") freeze_after = strtoull(v.c_str(), nullptr, 0);
         else if (a == "--freeze-after-cycles") freeze_cycles = strtoull(v.c_str(), nullptr, 0);
         else if (a == "--freeze-after-writes") freeze_writes = strtoull(v.c_str(), nullptr, 0);
+        else if (a == "--throttle") throttle = atoi(v.c_str());
+        else if (a == "--seed") seed = strtoull(v.c_str(), nullptr, 0);
         else if (a == "--grace-cycles") grace_opt = strtoull(v.c_str(), nullptr, 0);
         else if (a == "--axil-timeout") axil_timeout = strtoull(v.c_str(), nullptr, 0);
         else if (a == "--status") {
@@ -155,6 +162,7 @@ int main(int argc, char **argv) {
     std::vector<std::unique_ptr<Conn>> conns;
     uint64_t cycles = 0, time = 0, total_beats = 0, lite_writes = 0;
     int reset_left = 16;
+    std::mt19937_64 rng(seed);
     uint64_t idle_cycles = 0, grace = grace_opt;
     auto lite_idle = [&]() { return !lite || lite->q.empty(); };
     bool frozen = false;
@@ -273,8 +281,10 @@ int main(int argc, char **argv) {
         for (int n = 0; n < 256 && !frozen; n++, idle_cycles++) { // a batch of clock cycles between socket polls
             bool run = reset_left == 0;
             rstn->set(run ? 1 : 0);
-            for (auto &kv : h2c) kv.second->drive(run);
-            for (auto &kv : c2h) { kv.second->serve_carry(reply); kv.second->drive(run); }
+            // --throttle: the DMA engine offers and takes beats on a random share of the cycles only
+            auto gap = [&]() { return throttle && (int)(rng() % 100) < throttle; };
+            for (auto &kv : h2c) kv.second->drive(run && !gap());
+            for (auto &kv : c2h) { kv.second->serve_carry(reply); kv.second->drive(run && !gap()); }
             if (lite) lite->drive(run);
             clk->set(0);
             m->eval();
