@@ -133,3 +133,15 @@ def test_sponge_soak(sponge_dev, seed, tmp_path):
     (tmp_path / "want.txt").write_text("".join(hashlib.sha3_256(m).hexdigest() + "\n" for m in msgs))
     ok(tool("zk-keccak", "-d", sponge_dev, "sponge", "-m", "sha3_256", "-i", tmp_path / "in.txt", "-o",
             tmp_path / "out.txt", "-k", tmp_path / "want.txt", timeout=1800))
+
+
+def test_sponge_on_another_channel(tmp_path):
+    """a core on DMA channel pair 2 (h2c_2, c2h_2): --channel 2; channel 0 does not exist there"""
+    inp = tmp_path / "in.txt"
+    inp.write_text("616263\n\n")
+    ports = ["--h2c", "2=s_axis", "--c2h", "2=m_axis", "--status", "status_messages,status_errors"]
+    with emulator(SPONGE_TOP, ports=ports) as dev:
+        r = ok(tool("zk-keccak", "-d", dev, "--channel", 2, "sponge", "-m", "sha3_224", "-i", inp))
+        assert r.stdout.split() == [hashlib.sha3_224(b"abc").hexdigest(), hashlib.sha3_224(b"").hexdigest()]
+        r = tool("zk-keccak", "-d", dev, "sponge", "-m", "sha3_224", "-i", inp)
+        assert r.returncode == 1 and "xdma0_h2c_0: open: No such file or directory" in r.stderr

@@ -79,8 +79,9 @@ def build(top: str, waves: bool | None = None) -> Path:
 
 
 @contextmanager
-def emulator(top: str, extra: list[str] | None = None, prefix: str = "xdma0"):
-    """Starts the emulator for `top` in a fresh directory; yields the device prefix (DIR/xdma0)."""
+def emulator(top: str, extra: list[str] | None = None, prefix: str = "xdma0", ports: list[str] | None = None):
+    """Starts the emulator for `top` in a fresh directory; yields the device prefix (DIR/xdma0).  ports: a channel
+    map other than PORTS[kind]."""
     exe = build(top)
     waves = ["--fst", str(exe.parent / f"{top}.fst")] if os.environ.get("WAVES", "0") == "1" else []
     # random gaps on every stream port (ZKEMU_THROTTLE percent, default 30), reproducible with SEED
@@ -89,7 +90,7 @@ def emulator(top: str, extra: list[str] | None = None, prefix: str = "xdma0"):
     throttle = ["--throttle", os.environ.get("ZKEMU_THROTTLE", "30"), "--seed", seed]
     with tempfile.TemporaryDirectory(prefix="zkemu.") as d:
         log = open(Path(d) / "emu.log", "w+")
-        p = subprocess.Popen([str(exe), "--dir", d, "--prefix", prefix, *PORTS[top_kind(top)], *throttle, *waves,
+        p = subprocess.Popen([str(exe), "--dir", d, "--prefix", prefix, *(ports or PORTS[top_kind(top)]), *throttle, *waves,
                               *(extra or [])],
                              stdout=log, stderr=subprocess.STDOUT)
         try:

@@ -54,6 +54,7 @@ int tool_dev_opt(tool_dev *t, int opt, const char *arg)
         return 1;
     case 'c': t->card = (int)parse_u64("card", arg, 255); return 1;
     case 't': t->timeout_ms = (unsigned)parse_u64("timeout", arg, 86400000); return 1;
+    case 'K': t->channel = (int)parse_u64("channel", arg, ZK_MAX_CHANNELS - 1); return 1;
     default: return 0;
     }
 }

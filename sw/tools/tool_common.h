@@ -14,17 +14,19 @@ typedef struct tool_dev {
     int card;
     unsigned timeout_ms;
     int prefix_given;
+    int channel;       /* first DMA channel the core sits on (--channel) */
 } tool_dev;
 
 #define TOOL_DEV_OPTS "d:c:t:"
 #define TOOL_DEV_LONGOPTS                                                                                        \
     {"device", required_argument, NULL, 'd'}, {"card", required_argument, NULL, 'c'},                          \
-        {"timeout", required_argument, NULL, 't'}
+        {"timeout", required_argument, NULL, 't'}, {"channel", required_argument, NULL, 'K'}
 #define TOOL_DEV_HELP                                                                                            \
     "  -d, --device PREFIX  device files PREFIX_h2c_K, PREFIX_c2h_K, PREFIX_user (default /dev/xdmaN,\n"         \
     "                       or $ZKXDMA_DEVICE; an emulator directory's DIR/xdma0 works the same)\n"               \
     "  -c, --card N         card number N for the default prefix (default 0)\n"                                 \
     "  -t, --timeout MS     abort a transfer or wait that makes no progress for MS ms (default 10000)\n"         \
+    "      --channel K      the core's first DMA channel pair (h2c_K, c2h_K; default 0)\n"                      \
     "  -h, --help           this text\n"
 
 void tool_dev_init(tool_dev *t);

@@ -138,7 +138,7 @@ int run_sponge(tool_dev *t, int argc, char **argv)
         rc = 1;
     }
     zk_dev d;
-    if (rc || tool_open(&d, t, ZK_H2C(0) | ZK_C2H(0) | ZK_USER)) {
+    if (rc || tool_open(&d, t, ZK_H2C(t->channel) | ZK_C2H(t->channel) | ZK_USER)) {
         if (fo && fo != stdout)
             fclose(fo);
         msgs_free(&m);
@@ -173,7 +173,7 @@ int run_sponge(tool_dev *t, int argc, char **argv)
             sizes[i] = dlen;
             at += (l + 8 + ZK_ALIGN - 1) / ZK_ALIGN * ZK_ALIGN;
         }
-        zk_job job = {0, 0, pk, cnt, res, cnt * dlen, sizes, cnt, got};
+        zk_job job = {t->channel, t->channel, pk, cnt, res, cnt * dlen, sizes, cnt, got};
         double t0 = now_s();
         int r = zk_run_job(&d, &job);
         busy += now_s() - t0;

@@ -1,4 +1,4 @@
-/* zk-pair: two element streams that a core consumes in lockstep (H2C 0 and H2C 1 -> C2H 0), the transport of
+/* zk-pair: two element streams that a core consumes in lockstep (H2C K and H2C K+1 -> C2H K, K = --channel), the transport of
  * zk-msm's scalars and points (seed 002), run here on the PairFixture top (output = a XOR b per element).
  * Inputs are binary files of equal element counts, or random elements from --seed. */
 #include "tool_common.h"
@@ -121,17 +121,25 @@ int main(int argc, char **argv)
     if (!out)
         die("out of memory");
     zk_dev d;
-    if (tool_open(&d, &t, ZK_H2C(0) | ZK_H2C(1) | ZK_C2H(0) | ZK_USER)) {
+    if (tool_open(&d, &t, ZK_H2C(t.channel) | ZK_H2C(t.channel + 1) | ZK_C2H(t.channel) | ZK_USER)) {
         zk_free(a);
         zk_free(b);
         zk_free(out);
         return 1;
     }
     zk_install_signals();
-    zk_stream s[2] = {{0, a, elem, na}, {1, b, elem, nb}};
+    if (t.channel + 1 >= ZK_MAX_CHANNELS) {
+        fprintf(stderr, "zk-pair: --channel K uses h2c_K and h2c_K+1: K <= %d\n", ZK_MAX_CHANNELS - 2);
+        zk_close(&d);
+        zk_free(a);
+        zk_free(b);
+        zk_free(out);
+        return 2;
+    }
+    zk_stream s[2] = {{t.channel, a, elem, na}, {t.channel + 1, b, elem, nb}};
     double t0 = now_s();
     int rc = 0;
-    if (zk_run_pair(&d, s, chunk, mode, 0, out, na * elem)) {
+    if (zk_run_pair(&d, s, chunk, mode, t.channel, out, na * elem)) {
         fprintf(stderr, "%s\n", zk_error(&d));
         rc = 1;
         if (zk_interrupted())

@@ -30,9 +30,9 @@ def build_sw() -> Path:
     return BIN
 
 
-def emulator(top: str, extra: list[str] | None = None):
+def emulator(top: str, extra: list[str] | None = None, ports: list[str] | None = None):
     """context manager: the emulator of `top` running; yields the device prefix for -d"""
-    return zkemu.emulator(top, extra)
+    return zkemu.emulator(top, extra, ports=ports)
 
 
 def tool(name: str, *args, preload: bool = True, valgrind: bool = False, env: dict | None = None,
