@@ -85,7 +85,7 @@ static int timeout_ms(void)
 /* waits for the reply of the request in flight; a signal or the timeout cancels it first */
 static int wait_reply(int fd, struct zkemu_rep *rep, int interruptible)
 {
-    int left = timeout_ms(), why = 0;
+    int left = interruptible ? timeout_ms() : 0, why = 0; /* register accesses (also from a signal handler) wait */
     while (interruptible) {
         struct pollfd p = {fd, POLLIN, 0};
         int r = poll(&p, 1, left > 1000 ? 1000 : left);
