@@ -15,7 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 
-
 volatile sig_atomic_t zkj_interrupted_flag;
 static void on_stop(int sig) { (void)sig; zkj_interrupted_flag = 1; }
 static void on_wake(int sig) { (void)sig; }
