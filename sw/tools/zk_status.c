@@ -1,0 +1,108 @@
+/* zk-status: the system block and a core's counters through the user BAR; --reset pulses the core's reset. */
+#include "tool_common.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct reg { const char *name; uint32_t off; int wide; } reg;
+
+/* KeccakSpeedRegs (hw/src/zkspinal/keccak/KeccakSpeed.scala) */
+static const reg KECCAK_SPEED[] = {{"control", 0x000, 0}, {"retc", 0x004, 0}, {"error", 0x008, 0}, {"info", 0x010, 0},
+                                   {"checksum", 0x128, 2}, {"test_choice", 0x134, 0}, {"nb_elmts", 0x138, 0},
+                                   {"freq", 0x13C, 0}, {"nb_test_runs", 0x140, 0}, {"nb_rounds", 0x144, 0},
+                                   {"cycles", 0x148, 1}, {"perms", 0x150, 1}, {"calls", 0x158, 0}, {NULL, 0, 0}};
+/* status outputs the system block shows, per core */
+static const char *SPONGE_STATUS[] = {"messages", "errors", NULL};
+static const char *PAIR_STATUS[] = {"pairs", NULL};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: zk-status [options]\n"
+               "options:\n" TOOL_DEV_HELP
+               "  -k, --core NAME      keccak-speed | keccak-sponge | pair | none (default keccak-speed)\n"
+               "  -r, --reg OFF        also read the 32-bit register at byte offset OFF (repeatable)\n"
+               "  -R, --reset          pulse the core's reset through the system block first\n"
+               "exit: 0 ok, 1 device error or the core does not answer, 2 usage\n");
+}
+
+int main(int argc, char **argv)
+{
+    tool_dev t;
+    tool_dev_init(&t);
+    const char *core = "keccak-speed";
+    uint32_t extra[32];
+    int n_extra = 0, reset = 0;
+    static const struct option lo[] = {TOOL_DEV_LONGOPTS, {"core", required_argument, NULL, 'k'},
+                                       {"reg", required_argument, NULL, 'r'}, {"reset", no_argument, NULL, 'R'},
+                                       {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    int o;
+    while ((o = getopt_long(argc, argv, TOOL_DEV_OPTS "k:r:Rh", lo, NULL)) != -1) {
+        if (tool_dev_opt(&t, o, optarg))
+            continue;
+        switch (o) {
+        case 'k': core = optarg; break;
+        case 'r':
+            if (n_extra == 32)
+                die("at most 32 --reg");
+            extra[n_extra++] = (uint32_t)parse_u64("register offset", optarg, ZK_USER_MAP_BYTES - 4);
+            break;
+        case 'R': reset = 1; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    const char **status = NULL;
+    const reg *regs = NULL;
+    if (!strcmp(core, "keccak-speed"))
+        regs = KECCAK_SPEED;
+    else if (!strcmp(core, "keccak-sponge"))
+        status = SPONGE_STATUS;
+    else if (!strcmp(core, "pair"))
+        status = PAIR_STATUS;
+    else if (strcmp(core, "none")) {
+        usage(stderr);
+        return 2;
+    }
+    if (optind != argc) {
+        usage(stderr);
+        return 2;
+    }
+    zk_dev d;
+    if (tool_open(&d, &t, ZK_USER))
+        return 1;
+    if (reset && zk_soft_reset(&d))
+        die_dev(&d, 1);
+    uint32_t v, hi;
+    if (zk_reg_read(&d, ZK_SYS_ID, &v))
+        die_dev(&d, 1);
+    printf("system_id 0x%08x%s\n", v, v == ZK_SYS_MAGIC ? "" : " (no zkspinal system block)");
+    int rc = 0;
+    for (int i = 0; status && status[i]; i++) {
+        if (zk_reg_read(&d, ZK_SYS_STATUS + 4 * (uint32_t)i, &v))
+            die_dev(&d, 1);
+        printf("%s %u\n", status[i], v);
+    }
+    for (int i = 0; regs && regs[i].name; i++) {
+        if (zk_reg_read(&d, regs[i].off, &v) || (regs[i].wide && zk_reg_read(&d, regs[i].off + 4, &hi)))
+            die_dev(&d, 1);
+        if (i == 0 && v == 0xffffffffu) {
+            fprintf(stderr, "zk-status: %s_user: the core does not answer (registers read all ones)\n", d.prefix);
+            rc = 1;
+            break;
+        }
+        if (regs[i].wide == 2)
+            printf("%s 0x%016llx\n", regs[i].name, (unsigned long long)hi << 32 | v);
+        else if (regs[i].wide)
+            printf("%s %llu\n", regs[i].name, (unsigned long long)hi << 32 | v);
+        else
+            printf("%s 0x%x\n", regs[i].name, v);
+    }
+    for (int i = 0; i < n_extra; i++) {
+        if (zk_reg_read(&d, extra[i], &v))
+            die_dev(&d, 1);
+        printf("0x%05x 0x%08x\n", extra[i], v);
+    }
+    zk_close(&d);
+    return rc;
+}
