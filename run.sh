@@ -18,7 +18,7 @@ usage: ./run.sh [command] [options]
   setup             install what is missing (apt packages, .venv, Mill) and nothing else
   emit [--only RE]  emit the Verilog of every core into build/rtl and print each top's md5
   test [--long]     the quick test suite (with --long: also the soak runs); other args go to pytest
-  bench [core]      benchmarks (field, poseidon-model, msm-host, keccak; none: all); core --help lists options
+  bench [core]      benchmarks (field, poseidon-model, msm-host, keccak, host; none: all); core --help lists options
   constants [--check]  regenerate constants/poseidon (--check: compare the committed files instead)
   poseidon-model ARGS  the Poseidon golden model CLI (python -m reference_model.poseidon ARGS)
   msm --input FILE [--windows SPEC]   an MSM computed by the golden model (python -m reference_model.msm run)
@@ -38,6 +38,9 @@ setup_apt() {
   [ -f /usr/include/boost/version.hpp ] || missing+=(libboost-dev)
   need make || missing+=(make)
   need g++ || missing+=(g++)
+  need valgrind || missing+=(valgrind)
+  [ -f /usr/include/lz4.h ] || missing+=(liblz4-dev)   # FST waveforms of the Verilator builds
+  need cargo || [ -x "$HOME/.cargo/bin/cargo" ] || missing+=(cargo)
   need mvn || missing+=(maven)
   need java || missing+=(default-jdk-headless)
   python3 -c 'import venv, ensurepip' 2>/dev/null || missing+=(python3-venv)

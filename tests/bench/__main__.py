@@ -17,6 +17,7 @@ BENCHES = {
     "poseidon-model": "poseidon_model",
     "msm-host": "msm_host",
     "keccak": "keccak",
+    "host": "host",
 }
 
 
