@@ -1,7 +1,7 @@
-"""./run.sh bench [core] [options]: runs one core's benchmark, or every one in turn.
+"""./run.sh bench [core] [options]: one core's benchmark, or all of them with the report.
 
-    python -m tests.bench                 every benchmark below, each with its defaults
-    python -m tests.bench CORE [ARGS...]  one benchmark; ARGS go to it (CORE --help lists them)
+    python -m tests.bench [--quick]             every benchmark, then build/bench/report.md and its plots
+    python -m tests.bench CORE [ARGS...]        one benchmark; ARGS go to it (CORE --help lists them)
 """
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ BENCHES = {
     "msm-host": "msm_host",
     "keccak": "keccak",
     "host": "host",
+    "report": "report",
 }
 
 
@@ -26,16 +27,13 @@ def main(argv: list[str]) -> int:
         print(__doc__)
         print("cores: " + ", ".join(BENCHES))
         return 0
-    if argv and argv[0] not in BENCHES:
+    if not argv or argv[0].startswith("-"):
+        argv = ["report", *argv]
+    if argv[0] not in BENCHES:
         print(f"bench: unknown core '{argv[0]}'; known: {', '.join(BENCHES)}", file=sys.stderr)
         return 2
-    selected = [argv[0]] if argv else list(BENCHES)
-    rc = 0
-    for name in selected:
-        print(f"\n=== bench {name} ===", flush=True)
-        module = importlib.import_module(f"tests.bench.{BENCHES[name]}")
-        rc |= module.main(argv[1:] if argv else [])
-    return rc
+    module = importlib.import_module(f"tests.bench.{BENCHES[argv[0]]}")
+    return module.main(argv[1:])
 
 
 if __name__ == "__main__":

@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     print("\nField arithmetic (python -m tests.bench.field):\n")
     print(table)
     if args.json:
-        Path(args.json).write_text(json.dumps(rows, indent=1))
+        Path(args.json).write_text(json.dumps({"sim": args.sim, "rows": rows}, indent=1))
     if args.md:
         Path(args.md).write_text(table + "\n")
     missed = verdicts(rows)

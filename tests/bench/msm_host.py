@@ -18,14 +18,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path[:0] = [str(Path(__file__).resolve().parents[2])]
+from tests.bench import anchors  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
 CRATE = ROOT / "sw" / "host-msm"
 TARGET = ROOT / "build" / "cargo"
 
 # Hardcaml's published host figures (ZPrize 2022, AWS f1.2xlarge host): 2^26 points converted in 1,167.98 s,
 # post-processing 0.470 s per 2^26 MSM.
-HARDCAML_CONVERT_POINTS_PER_S = (1 << 26) / 1167.977
-HARDCAML_POST_S = 0.470
+HARDCAML_CONVERT_POINTS_PER_S = anchors.HARDCAML["points"] / anchors.HARDCAML["host_convert_s"]
+HARDCAML_POST_S = anchors.HARDCAML["host_post_s"]
 
 
 def cargo() -> str:

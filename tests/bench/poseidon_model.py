@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
 import platform
 import random
@@ -71,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=2.0, help="target duration of each measurement")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="workers for the parallel CLI figure")
     ap.add_argument("--no-neptune", action="store_true", help="skip the Rust reference even if it is built")
+    ap.add_argument("--json", help="also write the measurements to this file")
     a = ap.parse_args(argv)
     arities = [int(x) for x in a.arities.split(",")]
 
@@ -80,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     hdr = f"{'arity':>5} {'t':>3} {'R_P':>4}  {'what':<24} {'products':>8} {'hashes':>8} {'hash/s':>9} {'1M check':>9}"
     print(hdr)
     print("-" * len(hdr))
+    results = []
     for arity in arities:
         c = poseidon_constants(arity)
         compiled_kernel(arity), compiled_kernel(arity, optimized=False)
@@ -101,10 +104,14 @@ def main(argv: list[str] | None = None) -> int:
             rate, n = _rate(lambda txt: _run_neptune(arity, txt), lambda m: _cli_text(arity, m), a.seconds,
                             clock=time.perf_counter)
             rows.append(("neptune-ref (wall)", count_ops(c).mul, n, rate))
+        results += [{"arity": arity, "t": c.t, "what": what, "products": muls, "hashes": n, "hash_per_s": rate}
+                    for what, muls, n, rate in rows]
         for what, muls, n, rate in rows:
             print(f"{arity:>5} {c.t:>3} {c.params.r_p:>4}  {what:<24} {muls:>8} {n:>8} {rate:>9.0f} "
                   f"{1e6 / rate:>8.0f}s")
         sys.stdout.flush()
+    if a.json:
+        Path(a.json).write_text(json.dumps(results, indent=1) + "\n")
     return 0
 
 

@@ -1,0 +1,129 @@
+"""One benchmark report: every core's measured figures, the projections, the published anchors, the CPU baselines.
+
+    python -m tests.bench report [--quick] [--out build/bench]      (./run.sh bench [--quick])
+
+Runs each benchmark module with --json into OUT/<core>.json (its printed output into OUT/<core>.log), then writes
+OUT/report.md, OUT/report.json (the same figures, for checks) and PNG plots.  --quick: small sizes, one prime, no
+sponge runs (about 10 minutes on 2 cores); the full run measures everything.  Progress bars go to stderr on a
+terminal and stay quiet otherwise (CI).
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime
+import importlib
+import io
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from tests.bench import anchors, sections  # noqa: E402
+
+# core -> (module, arguments of the full run, arguments of the quick run); every module takes --json FILE
+PLAN: dict[str, tuple[str, list[str], list[str]]] = {
+    "field": ("field", [], ["--fields", "bls12_381_fr", "--ops", "200"]),
+    "keccak": ("keccak", [], ["--rounds", "200", "--no-sponge"]),
+    "poseidon-model": ("poseidon_model", [], ["--arities", "2,11", "--seconds", "0.3", "--jobs", "2"]),
+    "msm-host": ("msm_host", [], ["--npow", "12", "--reps", "1"]),
+    "host": ("host", [], ["--count", "200000", "--repeat", "2"]),
+}
+
+
+def progress(items, desc: str):
+    """tqdm on a terminal, the plain iterable in CI or when stderr is not a terminal."""
+    quiet = os.environ.get("CI") or not sys.stderr.isatty()
+    if quiet:
+        return items
+    from tqdm import tqdm
+
+    return tqdm(items, desc=desc, unit="bench", file=sys.stderr)
+
+
+def machine() -> dict:
+    cpu = platform.processor() or "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        rev = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True,
+                             text=True).stdout.strip()
+    except OSError:
+        rev = "unknown"
+    return {"cpu": cpu, "cpus": os.cpu_count(), "load": os.getloadavg()[0], "revision": rev,
+            "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
+
+
+def run_bench(core: str, out: Path, quick: bool) -> dict:
+    """Runs one benchmark module (its output into OUT/<core>.log); returns its JSON and the seconds it took."""
+    module, full, fast = PLAN[core]
+    json_file = out / f"{core}.json"
+    json_file.unlink(missing_ok=True)
+    log = out / f"{core}.log"
+    mod = importlib.import_module(f"tests.bench.{module}")
+    t0 = time.perf_counter()
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        rc = mod.main([*(fast if quick else full), "--json", str(json_file)])
+    log.write_text(buf.getvalue())
+    if rc:
+        raise RuntimeError(f"bench {core} exited with {rc}; its output is in {log}")
+    return {"data": json.loads(json_file.read_text()), "seconds": time.perf_counter() - t0, "log": str(log)}
+
+
+def write_report(results: dict, out: Path, quick: bool) -> Path:
+    m = machine()
+    lines = [
+        "# zkspinal benchmark report",
+        "",
+        f"Measured {m['date']} on {m['cpu']} ({m['cpus']} CPUs, load {m['load']:.1f}), revision `{m['revision']}`, "
+        f"with `./run.sh bench{' --quick' if quick else ''}`. Cycles come from simulation, resources from yosys "
+        "`synth_xilinx -family xcup`, rates are projected at the stated clock; published figures are marked with "
+        "their source.",
+        "",
+    ]
+    figures = {}
+    for core, res in results.items():
+        md, fig = sections.render(core, res["data"], out)
+        lines += [md, f"_({res['seconds']:.0f} s; full output in `{Path(res['log']).name}`)_", ""]
+        figures[core] = fig
+    lines += ["## Published anchors", "", anchors.table(), ""]
+    report = out / "report.md"
+    report.write_text("\n".join(lines))
+    (out / "report.json").write_text(json.dumps({"machine": m, "quick": quick, "figures": figures}, indent=1))
+    return report
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="bench report", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="small sizes: about 10 minutes on 2 cores")
+    ap.add_argument("--out", type=Path, default=ROOT / "build" / "bench")
+    ap.add_argument("--only", help="comma-separated cores (default: all)")
+    args = ap.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    cores = [c for c in (args.only.split(",") if args.only else PLAN)]
+    unknown = [c for c in cores if c not in PLAN]
+    if unknown:
+        ap.error(f"unknown core(s) {', '.join(unknown)}; known: {', '.join(PLAN)}")
+    results = {}
+    for core in progress(cores, "benchmarks"):
+        print(f"bench {core} ...", flush=True)
+        results[core] = run_bench(core, args.out, args.quick)
+    report = write_report(results, args.out, args.quick)
+    print(f"report: {report}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
