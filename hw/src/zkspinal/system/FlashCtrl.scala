@@ -44,14 +44,19 @@ object FlashCtrlConfig {
 
 /** Register map (AXI4-Lite, 32-bit, byte offsets inside the flash window; on the user BAR at 0x20000):
   *
-  *   0x000-0x02C  SpiXdrMasterCtrl (spinal.lib.com.spi.ddr) as mapped by its driveFrom:
+  *   0x000-0x058  SpiXdrMasterCtrl (spinal.lib.com.spi.ddr), as its driveFrom maps it in SpinalHDL 1.14.2 (read
+  *                off the emitted Verilog):
   *     0x000 W  command: [7:0] byte, b8 write it (drive DQ), b9 read (a response byte), b11 CS command
-  *              (then b7 = 1 assert CS#, 0 release; [0] the slave).  A write to a full FIFO is lost: check 0x004.
-  *     0x000 R  response: b31 valid, [7:0] byte (the read pops it), [31:16] bits below 31: occupancy
-  *     0x004 R  [31:16] free command slots
+  *              (then b7 = 1 assert CS#, 0 release; [0] the slave).  A write to a full FIFO is lost: count 0x004.
+  *     0x000 R  response: b31 = 1 EMPTY, else [7:0] the byte (the read pops it).  An empty read's [7:0] is the FIFO
+  *              RAM's stale word: pop only as many as the occupancy says (zk-flash and the testbench do)
+  *     0x004 R  [15:0] free command slots, [30:16] response occupancy
   *     0x008 W  b0 CPOL, b1 CPHA, [5:4] mode (0 x1 full duplex DQ0 out / DQ1 in, 1 x2, 2 x4 half duplex)
-  *     0x020 W  SCLK half period - 1 in aclk cycles; 0x024 CS# setup, 0x028 hold, 0x02C disable (cycles)
-  *     (no reset values: the host writes 0x008 and 0x020-0x02C before the first command)
+  *     0x00C RW interrupt enables b0 (command FIFO empty), b1 (response valid); R b8/b9 the interrupts
+  *     0x020 W  SCLK half period - 1 in aclk cycles; 0x024 CS# setup, 0x028 hold, 0x02C disable (cycles);
+  *     0x030 W  CS# active-high mask (write 0 for flash)
+  *     0x050 W  a byte to send (write only), 0x054 W a byte to send and read back, 0x058 R pop a response byte
+  *     (0x008-0x030 have no reset values: the host writes them before the first command)
   *   0x100 RW ICAP_WBSTAR  value written to WBSTAR before IPROG (SPI: the image's byte address); frozen while armed
   *   0x104 W  ICAP_ARM     ARM_KEY arms; any other value disarms.  R: b0 armed
   *   0x108 W  ICAP_FIRE    FIRE_KEY while armed sends the IPROG sequence; any other write, or one while not
