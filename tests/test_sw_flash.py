@@ -18,6 +18,8 @@ from tools.bitstream import XCU55N, XCVU9P, image
 from tools.sw import BIN, PRELOAD, build_sw, emulator, ok, tool
 
 TOP = "FlashCtrl_small"
+# one worker builds and runs this top's emulator (build/emu/FlashCtrl_small is shared)
+pytestmark = pytest.mark.xdist_group("emu_" + TOP)
 SIZE, HALF = 1 << 20, 1 << 19
 GOLDEN = image(XCU55N, 1500, seed=7)
 OLD_UPDATE = bytes([0xA5]) * HALF  # what the update slot held before: the parts a write does not cover stay

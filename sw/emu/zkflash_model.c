@@ -178,16 +178,15 @@ static void start_busy(zkflash *f, uint32_t cycles)
     f->busy_left = cycles ? cycles : 1;
 }
 
-static void erase(zkflash *f, uint32_t unit, uint8_t flag_err, int counter)
+/* 1 when [addr, addr + len) touches a protected block: the part then leaves WEL set, starts no busy period and
+ * flags a protection error plus the operation's error bit (MT25Q datasheet, ERASE/PROGRAM operations) */
+static int refused(zkflash *f, uint32_t addr, uint32_t len, uint8_t flag_err)
 {
-    uint32_t a = cmd_addr(f) & ~(unit - 1);
-    if (is_protected(f, a, unit)) {
-        f->fsr |= FS_PROT | flag_err;
-        f->count[4]++;
-        return;
-    }
-    memset(f->mem + a, 0xff, unit);
-    f->count[counter]++;
+    if (!is_protected(f, addr, len))
+        return 0;
+    f->fsr |= FS_PROT | flag_err;
+    f->count[4]++;
+    return 1;
 }
 
 /* CS# rose: a write-type command executes now */
@@ -220,8 +219,8 @@ static void finish(zkflash *f)
         f->count[6]++;
         return;
     }
-    f->sr &= (uint8_t)~SR_WEL;
     if (op == 0x01) {
+        f->sr &= (uint8_t)~SR_WEL;
         if ((f->sr & SR_SRWD) && !f->wp_n) { /* hardware protected: the status register is frozen */
             f->fsr |= FS_PROT;
             f->count[4]++;
@@ -231,12 +230,12 @@ static void finish(zkflash *f)
         start_busy(f, f->busy_wrsr);
         return;
     }
+    uint32_t a = cmd_addr(f);
     if (op == 0x02 || op == 0x12) {
-        uint32_t a = cmd_addr(f), base = a & ~(uint32_t)(PAGE - 1);
-        if (is_protected(f, base, PAGE)) {
-            f->fsr |= FS_PROT | FS_PROGRAM;
-            f->count[4]++;
-        } else {
+        uint32_t base = a & ~(uint32_t)(PAGE - 1);
+        if (refused(f, base, PAGE, FS_PROGRAM))
+            return;
+        {
             for (uint32_t i = 0; i < f->page_fill; i++) { /* bytes past the page end wrap to its start */
                 uint32_t at = base + ((a - base + i) & (PAGE - 1));
                 uint8_t v = f->page[i];
@@ -247,23 +246,18 @@ static void finish(zkflash *f)
             }
             f->count[1]++;
         }
+        f->sr &= (uint8_t)~SR_WEL;
         start_busy(f, f->busy_pp);
         return;
     }
-    if (op == 0x20 || op == 0x21) {
-        erase(f, SUBSECTOR, FS_ERASE, 2);
-        start_busy(f, f->busy_sse);
-    } else if (op == 0xD8 || op == 0xDC) {
-        erase(f, SECTOR, FS_ERASE, 3);
-        start_busy(f, f->busy_se);
-    } else { /* bulk erase: refused when any block is protected */
-        if (is_protected(f, 0, f->size)) {
-            f->fsr |= FS_PROT | FS_ERASE;
-            f->count[4]++;
-        } else
-            memset(f->mem, 0xff, f->size);
-        start_busy(f, f->busy_se * 16);
-    }
+    uint32_t unit = op == 0xC7 ? f->size : (op == 0x20 || op == 0x21) ? (uint32_t)SUBSECTOR : (uint32_t)SECTOR;
+    a &= ~(unit - 1);
+    if (refused(f, a, unit, FS_ERASE)) /* bulk erase: refused when any block is protected */
+        return;
+    memset(f->mem + a, 0xff, unit);
+    f->count[unit == SUBSECTOR ? 2 : 3]++;
+    f->sr &= (uint8_t)~SR_WEL;
+    start_busy(f, unit == SUBSECTOR ? f->busy_sse : unit == SECTOR ? f->busy_se : f->busy_se * 16);
 }
 
 /* a whole byte arrived */

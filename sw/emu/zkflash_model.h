@@ -18,7 +18,8 @@
  *   0xB7 / 0xE9 enter / exit 4-byte address mode (3-byte commands then take 4 address bytes)
  * Program/erase/WRSR need WEL, execute when CS# rises after whole bytes (a command cut mid-byte is dropped,
  * as on the part), set WIP for their busy time and clear WEL.  While WIP only RDSR/RFSR answer.  A program or
- * erase touching a block protected by BP3..BP0/TB does nothing and sets the protection error flag: BP = n > 0
+ * erase touching a block protected by BP3..BP0/TB does nothing, leaves WEL set and flags a protection error with
+ * the program (b4) or erase (b5) error (MT25Q datasheet, PROGRAM/ERASE operations): BP = n > 0
  * protects the top (TB = 0) or bottom (TB = 1) 2^(n-1) 64 KiB sectors (all of them when that exceeds the size).
  *
  * ICAPE3 recorder: words written while CSIB = 0 and RDWRB = 0 are un-bit-swapped (UG570 "Parallel Bus Bit

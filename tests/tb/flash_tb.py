@@ -201,6 +201,7 @@ async def flash_write_protect(dut):
     await tb.wait_ready()
     assert await tb.status() == 0x04
     await tb.program(top + 0x100, b"\x00" * 16)
+    assert await tb.status() == 0x06, "a refused program leaves WEL set (MT25Q)"
     await tb.erase(0xD8, top)
     assert await tb.read(top + 0x100, 16) == b"\xff" * 16
     assert tb.flash.count(PROTECTED) == 2
