@@ -167,3 +167,21 @@ def test_flash_valgrind(tmp_path):
         ok(tool("zk-flash", "-d", dev, "write", tmp_path / "new.bin", valgrind=True, timeout=300))
         ok(tool("zk-flash", "-d", dev, "read", tmp_path / "b.bin", "-o", 0, "-n", 1000, valgrind=True, timeout=300))
         assert tool("zk-flash", "-d", dev, "write", tmp_path / "junk.bin", valgrind=True).returncode == 2
+
+
+def test_flash_4byte_addressing(tmp_path):
+    """a 32 MiB part (capacity code 0x19): zk-flash switches to the 4-byte-address opcodes (0x13, 0x12, 0x21)
+    for the update slot at 16 MiB, which 3-byte addresses cannot reach"""
+    big, half = 32 << 20, 16 << 20
+    flash = tmp_path / "flash32.img"
+    flash.write_bytes(GOLDEN + b"\xff" * (big - len(GOLDEN)))
+    img = image(XCU55N, 700, seed=11)
+    (tmp_path / "new.bin").write_bytes(img)
+    with emulator(TOP, ["--flash-image", str(flash), "--flash-size", str(big), "--flash-jedec", "0x20BA19"]) as dev:
+        info = ok(tool("zk-flash", "-d", dev, "info")).stdout
+        assert f"size {big}" in info and "address_bytes 4" in info and "golden_slot 0x00000000 bitstream" in info
+        ok(tool("zk-flash", "-d", dev, "write", tmp_path / "new.bin"))
+    mem = flash.read_bytes()
+    assert mem[half:half + len(img)] == img
+    # 3-byte addresses would have wrapped 16 MiB to 0, over the golden image
+    assert mem[:half] == GOLDEN + b"\xff" * (half - len(GOLDEN))
