@@ -25,8 +25,11 @@ object IcapKind { case object Ports extends IcapKind; case object Primitive exte
   */
 case class FlashCtrlConfig(name: String, phy: FlashPhy, icap: IcapKind, deviceIdcode: BigInt,
                            cmdFifoDepth: Int = 512, rspFifoDepth: Int = 512, timerWidth: Int = 8) {
-  require(isPow2(cmdFifoDepth) && cmdFifoDepth >= 16 && cmdFifoDepth < 32768, "cmdFifoDepth: a power of two, 16..16384")
-  require(isPow2(rspFifoDepth) && rspFifoDepth >= 16 && rspFifoDepth < 32768, "rspFifoDepth: a power of two, 16..16384")
+  // a whole page program (CS#, opcode, 4 address bytes, 256 data bytes, CS#) and a whole page read fit, so the
+  // host queues one flash command without waiting on the SPI clock
+  require(isPow2(cmdFifoDepth) && cmdFifoDepth >= 1 + 1 + 4 + 256 + 1 && cmdFifoDepth < 32768,
+    "cmdFifoDepth: a power of two, 512..16384")
+  require(isPow2(rspFifoDepth) && rspFifoDepth >= 256 && rspFifoDepth < 32768, "rspFifoDepth: a power of two, 256..16384")
   require(deviceIdcode >= 0 && deviceIdcode < (BigInt(1) << 32), "deviceIdcode: 32 bits")
   require(timerWidth >= 4 && timerWidth <= 16, "timerWidth 4..16")
   def separateIcapClock: Boolean = icap == IcapKind.Primitive
@@ -35,7 +38,7 @@ case class FlashCtrlConfig(name: String, phy: FlashPhy, icap: IcapKind, deviceId
 object FlashCtrlConfig {
   val xcvu9pIdcode = BigInt("04B31093", 16)
   val xcu55nIdcode = BigInt("04B77093", 16)
-  /** the tests' configuration: pins and ICAP ports, a command FIFO that holds one page program (4 + 256 + 2) */
+  /** the tests' configuration: pins and ICAP ports */
   val small = FlashCtrlConfig("small", FlashPhy.Pins, IcapKind.Ports, xcu55nIdcode)
   val c1100 = FlashCtrlConfig("c1100", FlashPhy.Startup, IcapKind.Primitive, xcu55nIdcode)
   val vu9p = FlashCtrlConfig("vu9p", FlashPhy.Startup, IcapKind.Primitive, xcvu9pIdcode)
