@@ -160,6 +160,13 @@ async def flash_program_erase(dut):
     program_expect(expect, 0x23456, b"\x00\x5a")
     assert await tb.read(0x1000, 0x200) == bytes(expect[0x1000:0x1200])
     assert await tb.read(0x10F0, 0x40, fast=True) == bytes(expect[0x10F0:0x1130])
+    # 4-byte address mode (B7/E9): the 3-byte opcodes then take 4 address bytes; the 4-byte opcodes always do
+    await tb.xfer(b"\xb7")
+    assert (await tb.xfer(b"\x70", 1))[0] & 1, "flag status b0: 4-byte mode"
+    assert await tb.xfer(b"\x03\x00\x00\x11\xc0", 8) == bytes(expect[0x11C0:0x11C8])
+    await tb.xfer(b"\xe9")
+    assert not (await tb.xfer(b"\x70", 1))[0] & 1
+    assert await tb.xfer(b"\x13\x00\x00\x11\x00", 8) == bytes(expect[0x1100:0x1108])
     assert tb.flash.mem() == bytes(expect)
     await tb.erase(0x20, 0x1234)  # 4 KiB at 0x1000
     expect[0x1000:0x2000] = b"\xff" * 0x1000
