@@ -443,7 +443,7 @@ int main(int argc, char **argv)
     } else if (!strcmp(cmd, "write"))
         rc = cmd_write(argv[optind + 1], force, part, golden);
     else
-        return cmd_reload(&t, wbstar, wbstar_given, sysfs, bdf, settle_ms, dry);
-    zk_close(&g_dev);
+        rc = cmd_reload(&t, wbstar, wbstar_given, sysfs, bdf, settle_ms, dry);
+    zk_close(&g_dev); /* idempotent: reload closed it already */
     return rc;
 }
