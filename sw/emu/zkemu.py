@@ -34,8 +34,10 @@ PORTS: dict[str, list[str]] = {
     "PairFixture": ["--h2c", "0=s_axis_a", "--h2c", "1=s_axis_b", "--c2h", "0=m_axis", "--status", "status_pairs"],
     # designed for (not yet exercised by a test here): the Poseidon top of hw/src/zkspinal/poseidon
     "PoseidonAxis": ["--h2c", "0=s_axis", "--c2h", "0=m_axis", "--axil", "s_axil"],
+    # the flash window at its board offset, the flash and ICAPE3 models on the pins (zkflash_model.c)
+    "FlashCtrl": ["--axil", "s_axil", "--axil-base", "0x20000", "--spi", "spi", "--icap", "icap"],
 }
-SOURCES = ["zkemu_harness.cpp", "zkemu_bus.cpp"]
+SOURCES = ["zkemu_harness.cpp", "zkemu_bus.cpp", "zkflash_model.c"]
 
 
 def verilator_bin() -> Path:
@@ -56,7 +58,7 @@ def build(top: str, waves: bool | None = None) -> Path:
     waves = os.environ.get("WAVES", "0") == "1" if waves is None else waves
     src = RTL / f"{top}.v"
     mdir = OUT / (top + ("_waves" if waves else ""))
-    files = [src, EMU / "gen_glue.py", EMU / "zkemu_model.h", EMU / "zkemu_bus.h", EMU / "zkemu_proto.h"] + [
+    files = [src, EMU / "gen_glue.py", EMU / "zkemu_model.h", EMU / "zkemu_bus.h", EMU / "zkemu_proto.h", EMU / "zkflash_model.h"] + [
         EMU / s for s in SOURCES]
     stamp = hashlib.md5(b"".join(f.read_bytes() for f in files) + str(waves).encode()).hexdigest()
     exe = mdir / "zkemu"

@@ -4,7 +4,8 @@
 //   zkemu --dir DIR [--prefix xdma0] [--clock aclk] [--resetn aresetn] [--h2c K=PORT]... [--c2h K=PORT]...
 //         [--axil PORT] [--status SIG,SIG...] [--freeze-after-beats N] [--freeze-after-cycles N]
 //         [--freeze-after-writes N] [--axil-timeout CYCLES] [--grace-cycles N] [--throttle PCT] [--seed N]
-//         [--fst FILE]
+//         [--fst FILE] [--axil-base OFF] [--spi PREFIX --flash-size N --flash-jedec ID --flash-image FILE
+//         --flash-stuck ADDR:MASK --flash-busy PP,SSE,SE,WRSR --flash-status SR] [--icap PREFIX --reload-ms MS]
 //
 // The clock runs while a request is in flight and for --grace-cycles (default 65536) after the last one.
 // --throttle PCT: H2C TVALID and C2H TREADY drop on PCT% of the cycles at random (--seed), as a busy engine's do.
@@ -13,7 +14,14 @@
 // answers the ID, pulses the reset and shows the --status outputs.  --freeze-after-beats stops the clock after N
 // H2C beats (--freeze-after-cycles: N clock cycles; --freeze-after-writes: N AXI4-Lite writes) and the core hangs: no ready, no output, registers read all
 // ones, until a system reset.
+//
+// Flash tops (hw/src/zkspinal/system/FlashCtrl.scala): --axil-base puts the AXI4-Lite window at OFF on the user BAR
+// (0x20000 as on the cards); --spi connects PREFIX_{sclk,ss_n,dq_o,dq_oe,dq_i} to the JEDEC flash model of
+// zkflash_model.c (W# = DQ2 when driven), its contents loaded from and saved to --flash-image (at exit and before a
+// reload); --icap records PREFIX_{csib,rdwrb,i} with the ICAPE3 model: an IPROG makes the card vanish as a
+// reconfiguring FPGA does (device files removed, connections dropped) for --reload-ms, then come back reset.
 #include "verilated.h"
+#include "zkflash_model.h"
 #include "zkemu_bus.h"
 #include "zkemu_proto.h"
 
@@ -67,7 +75,9 @@ static void usage() {
     fprintf(stderr, "usage: zkemu --dir DIR [--prefix xdma0] [--clock aclk] [--resetn aresetn] [--h2c K=PORT]...\n"
                     "  [--c2h K=PORT]... [--axil PORT] [--status SIG,...] [--freeze-after-beats N] [--freeze-after-cycles N]\n"
                     "  [--freeze-after-writes N] [--grace-cycles N] [--throttle PCT] [--seed N]\n"
-                    "  [--axil-timeout CYCLES] [--fst FILE]\n");
+                    "  [--axil-timeout CYCLES] [--fst FILE] [--axil-base OFF] [--spi PREFIX] [--flash-size N]\n"
+                    "  [--flash-jedec ID] [--flash-image FILE] [--flash-stuck ADDR:MASK]... [--flash-busy PP,SSE,SE,WRSR]\n"
+                    "  [--flash-status SR] [--icap PREFIX] [--reload-ms MS]\n");
     exit(2);
 }
 
@@ -78,6 +88,10 @@ int main(int argc, char **argv) {
     uint64_t freeze_after = 0, freeze_cycles = 0, freeze_writes = 0, axil_timeout = 4096, grace_opt = 1u << 16;
     uint64_t seed = 1;
     int throttle = 0;
+    std::string spi, icap, flash_image;
+    uint64_t flash_size = 1u << 20, flash_jedec = 0x20BA14, flash_status = 0, reload_ms = 300, axil_base = 0;
+    std::vector<std::pair<uint32_t, uint8_t>> stuck;
+    uint32_t busy[4] = {2000, 20000, 80000, 1000};
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
         if (i + 1 >= argc) usage();
@@ -102,6 +116,22 @@ int main(int argc, char **argv) {
         else if (a == "--seed") seed = strtoull(v.c_str(), nullptr, 0);
         else if (a == "--grace-cycles") grace_opt = strtoull(v.c_str(), nullptr, 0);
         else if (a == "--axil-timeout") axil_timeout = strtoull(v.c_str(), nullptr, 0);
+        else if (a == "--axil-base") axil_base = strtoull(v.c_str(), nullptr, 0);
+        else if (a == "--spi") spi = v;
+        else if (a == "--icap") icap = v;
+        else if (a == "--flash-size") flash_size = strtoull(v.c_str(), nullptr, 0);
+        else if (a == "--flash-jedec") flash_jedec = strtoull(v.c_str(), nullptr, 0);
+        else if (a == "--flash-status") flash_status = strtoull(v.c_str(), nullptr, 0);
+        else if (a == "--flash-image") flash_image = v;
+        else if (a == "--reload-ms") reload_ms = strtoull(v.c_str(), nullptr, 0);
+        else if (a == "--flash-stuck") {
+            size_t c = v.find(':');
+            if (c == std::string::npos) usage();
+            stuck.push_back({(uint32_t)strtoull(v.substr(0, c).c_str(), nullptr, 0),
+                             (uint8_t)strtoul(v.substr(c + 1).c_str(), nullptr, 0)});
+        } else if (a == "--flash-busy") {
+            if (sscanf(v.c_str(), "%u,%u,%u,%u", &busy[0], &busy[1], &busy[2], &busy[3]) != 4) usage();
+        }
         else if (a == "--status") {
             for (size_t s = 0, e; s <= v.size(); s = e + 1) {
                 e = v.find(',', s);
@@ -119,6 +149,7 @@ int main(int argc, char **argv) {
     std::unique_ptr<AxiLite> lite;
     std::vector<const Port *> status_ports;
     const Port *clk, *rstn;
+    std::vector<const Port *> spi_ports, icap_ports;
     try {
         clk = &m->need(clock);
         rstn = &m->need(resetn);
@@ -126,10 +157,36 @@ int main(int argc, char **argv) {
         for (auto &kv : c2h_ports) c2h[kv.first] = std::make_unique<C2HChannel>(StreamPort(*m, kv.second));
         if (!axil.empty()) lite = std::make_unique<AxiLite>(*m, axil, axil_timeout);
         for (auto &s : status) status_ports.push_back(&m->need(s));
+        if (!spi.empty())
+            for (const char *n : {"_sclk", "_ss_n", "_dq_o", "_dq_oe", "_dq_i"}) spi_ports.push_back(&m->need(spi + n));
+        if (!icap.empty())
+            for (const char *n : {"_csib", "_rdwrb", "_i"}) icap_ports.push_back(&m->need(icap + n));
     } catch (std::exception &e) {
         fprintf(stderr, "zkemu: %s\n", e.what());
         return 2;
     }
+    zkflash *flash = nullptr;
+    zkicap *icapm = nullptr;
+    if (!spi.empty()) {
+        flash = zkflash_new((uint32_t)flash_size, (uint32_t)flash_jedec);
+        if (!flash) {
+            fprintf(stderr, "zkemu: --flash-size %llu: a power of two from 64 KiB\n", (unsigned long long)flash_size);
+            return 2;
+        }
+        zkflash_set_busy(flash, busy[0], busy[1], busy[2], busy[3]);
+        zkflash_set_status(flash, (uint8_t)flash_status);
+        for (auto &st : stuck) zkflash_add_stuck(flash, st.first, st.second);
+        if (!flash_image.empty() && zkflash_load(flash, flash_image.c_str()) && errno != ENOENT) {
+            fprintf(stderr, "zkemu: %s: %s\n", flash_image.c_str(), strerror(errno));
+            return 1;
+        }
+    }
+    if (!icap.empty()) icapm = zkicap_new();
+    auto save_flash = [&]() {
+        if (flash && !flash_image.empty() && zkflash_save(flash, flash_image.c_str()))
+            fprintf(stderr, "zkemu: %s: %s\n", flash_image.c_str(), strerror(errno));
+    };
+    bool iprog = false;
     if (!fst.empty() && !m->trace(fst.c_str())) fprintf(stderr, "zkemu: built without FST tracing (WAVES=1)\n");
 
     // ---- device files
@@ -177,9 +234,10 @@ int main(int argc, char **argv) {
         for (auto &kv : c2h) { for (auto &o : kv.second->q) reply(o, st, 0); kv.second->q.clear(); kv.second->carry.clear(); }
     };
     auto sys_access = [&](Op &o) -> bool { // true: answered here
-        if (o.off < SYS_BASE && lite && !frozen) return false;
+        bool core = axil_base ? (o.off >= axil_base && o.off < axil_base + SYS_BASE) : o.off < SYS_BASE;
+        if (core && lite && !frozen) return false;
         uint64_t v = 0;
-        if (o.off < SYS_BASE) v = frozen || !lite ? 0xffffffffu : 0;
+        if (core) v = frozen || !lite ? 0xffffffffu : 0;
         else if (o.off == SYS_ID) v = SYS_MAGIC;
         else if (o.off >= SYS_STATUS && (o.off - SYS_STATUS) / 4 < status_ports.size())
             v = status_ports[(o.off - SYS_STATUS) / 4]->get() & 0xffffffffu;
@@ -297,6 +355,19 @@ int main(int argc, char **argv) {
             m->eval();
             m->dump(time++);
             cycles++;
+            if (flash) { // the flash answers on DQ1; DQ0/2/3 read back pulled up
+                uint64_t dq = spi_ports[2]->get(), oe = spi_ports[3]->get();
+                int miso = zkflash_pins(flash, (int)spi_ports[1]->get(), (int)spi_ports[0]->get(),
+                                        oe & 1 ? (int)(dq & 1) : 1, oe & 4 ? (int)(dq >> 2 & 1) : 1);
+                spi_ports[4]->set((uint64_t)(0xD | miso << 1));
+            }
+            if (icapm && zkicap_pins(icapm, (int)icap_ports[0]->get(), (int)icap_ports[1]->get(),
+                                     (uint32_t)icap_ports[2]->get())) {
+                printf("zkemu: IPROG through ICAPE3, WBSTAR 0x%08x (%u words)\n", zkicap_wbstar(icapm), zkicap_words(icapm));
+                fflush(stdout);
+                iprog = true;
+                break;
+            }
             if (!run) { reset_left--; continue; }
             for (int k : fired_h) { h2c[k]->advance(reply); total_beats++; }
             for (int k : fired_c) c2h[k]->advance(reply);
@@ -307,6 +378,25 @@ int main(int argc, char **argv) {
             if (freeze_after && total_beats >= freeze_after) frozen = true;
             if (freeze_cycles && cycles >= freeze_cycles) frozen = true;
         }
+        if (iprog) { // the FPGA reconfigures: the card leaves the bus, then comes back with a fresh design
+            iprog = false;
+            save_flash();
+            for (auto &c : conns) close(c->fd);
+            conns.clear();
+            for (auto &kv : h2c) kv.second->q.clear();
+            for (auto &kv : c2h) kv.second->q.clear();
+            if (lite) lite->q.clear();
+            for (auto &l : listeners) { close(l.fd); unlink(l.path.c_str()); }
+            std::vector<Listener> old;
+            old.swap(listeners);
+            usleep((useconds_t)(reload_ms * 1000));
+            for (auto &l : old) listen_on(l.kind, l.ch);
+            reset_left = 16;
+            idle_cycles = 0;
+            printf("zkemu: reconfigured\n");
+            fflush(stdout);
+            continue;
+        }
         if (frozen && lite) { // registers of a hung core read all ones
             for (auto &o : lite->q) reply(o, 0, o.kind == ZKEMU_REG_READ ? 0xffffffffu : 0);
             lite->q.clear();
@@ -314,6 +404,9 @@ int main(int argc, char **argv) {
     }
     for (auto &l : listeners) { close(l.fd); unlink(l.path.c_str()); }
     for (auto &c : conns) close(c->fd);
+    save_flash();
+    zkflash_free(flash);
+    zkicap_free(icapm);
     m->final();
     fprintf(stderr, "zkemu: %llu cycles\n", (unsigned long long)cycles);
     return 0;

@@ -19,7 +19,7 @@
 #define ZK_MAX_CHANNELS 4
 #define ZK_ALIGN 4096u                 /* DMA buffers: page aligned, so that no descriptor straddles a page */
 #define ZK_MAX_XFER 0x7ffff000ul       /* the driver's largest single transfer */
-#define ZK_USER_MAP_BYTES 0x20000ul    /* user BAR window mapped: the core window and the system block */
+#define ZK_USER_MAP_BYTES 0x30000ul    /* user BAR window mapped: core window, system block, flash window */
 #define ZK_DEFAULT_TIMEOUT_MS 10000u   /* as the driver's default transfer timeout */
 
 /* System block of the board design (user BAR offsets): what every zkspinal board wrapper provides next to
