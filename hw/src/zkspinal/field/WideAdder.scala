@@ -17,17 +17,16 @@ object WideAdder {
     val at = a.at max b.at
     val av = a.to(at).resize(width)
     val bv = b.to(at).resize(width)
-    val ci = if (cin == null) False else cin
     if (width <= cfg.carryChunk) {
-      Timed(RegNext(av + bv + ci.asUInt.resize(width)), at + 1)
+      Timed(RegNext(addCarry(av, bv, cin)), at + 1)
     } else {
       val chunks = (0 until width by cfg.carryChunk).map(lo => (lo, (lo + cfg.carryChunk) min width))
       // stage 1: both sums per chunk (chunk 0 only needs the one with the real carry-in)
       val sums = chunks.zipWithIndex.map { case ((lo, hi), k) =>
         val x = av(hi - 1 downto lo).resize(hi - lo + 1)
         val y = bv(hi - 1 downto lo).resize(hi - lo + 1)
-        if (k == 0) { val s = RegNext(x + y + ci.asUInt.resize(hi - lo + 1)); (s, s) }
-        else (RegNext(x + y), RegNext(x + y + U(1, hi - lo + 1 bits)))
+        if (k == 0) { val s = RegNext(addCarry(x, y, cin)); (s, s) }
+        else (RegNext(x + y), RegNext(addCarry(x, y, True)))
       }
       // stage 2: chunk carries and selection
       var carry: Bool = False
@@ -39,6 +38,15 @@ object WideAdder {
       }
       Timed(RegNext(Cat(parts).asUInt), at + 2) // Cat of a Seq: first element is the LSB
     }
+  }
+
+  /** x + y + cin (mod 2^width) as one carry chain.  Written as x + y + cin, synthesis builds two chains in series
+    * (an adder, then an incrementer); here the carry-in enters as the low bit of two extended operands:
+    * (2x + cin) + (2y + 1) = 2(x + y + cin) + (1 - cin) with 1 - cin < 2, so bits [w:1] are x + y + cin. */
+  private def addCarry(x: UInt, y: UInt, cin: Bool): UInt = {
+    val w = x.getWidth max y.getWidth
+    if (cin == null) x.resize(w) + y.resize(w)
+    else ((x.resize(w) @@ cin) + (y.resize(w) @@ True))(w downto 1)
   }
 
   /** x + c for a constant c (mod 2^width). */
