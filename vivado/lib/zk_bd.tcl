@@ -159,16 +159,19 @@ proc zk::bd::build {board opts} {
     zk::bd::net core_clk/clk_out1 rst_core/slowest_sync_clk
     zk::bd::net core_clk/locked rst_core/dcm_locked
     zk::bd::net xdma_0/axi_aresetn rst_core/ext_reset_in
-    zk::bd::cell xilinx.com:ip:proc_sys_reset:5.0 rst_xdma [list CONFIG.C_EXT_RESET_HIGH 0 CONFIG.C_AUX_RESET_HIGH 0]
-    zk::bd::net xdma_0/axi_aclk rst_xdma/slowest_sync_clk
-    zk::bd::net xdma_0/axi_aresetn rst_xdma/ext_reset_in
-    zk::bd::net const_1/dout rst_xdma/dcm_locked
+    if {[llength $h2c]} {
+        # the H2C FIFOs' resets, on the XDMA clock: the link's reset and the host's RESET pulse (aux input)
+        zk::bd::cell xilinx.com:ip:proc_sys_reset:5.0 rst_xdma [list CONFIG.C_EXT_RESET_HIGH 0 CONFIG.C_AUX_RESET_HIGH 0]
+        zk::bd::net xdma_0/axi_aclk rst_xdma/slowest_sync_clk
+        zk::bd::net xdma_0/axi_aresetn rst_xdma/ext_reset_in
+        zk::bd::net const_1/dout rst_xdma/dcm_locked
+    }
 
     # ---- system block, core, adapters
     zk::bd::cell [zk::vlnv $sys_top] sys
     zk::bd::net core_clk/clk_out1 sys/aclk
     zk::bd::net rst_core/peripheral_aresetn sys/aresetn
-    zk::bd::net sys/core_aresetn rst_xdma/aux_reset_in
+    if {[llength $h2c]} { zk::bd::net sys/core_aresetn rst_xdma/aux_reset_in }
     zk::bd::cell [zk::vlnv $core_top] core
     zk::bd::net core_clk/clk_out1 core/aclk
     zk::bd::net sys/core_aresetn core/aresetn

@@ -11,6 +11,8 @@
 namespace eval zk {
     variable root [file normalize [file join [file dirname [info script]] .. ..]]
     variable rtl_dir [file join $root build rtl]
+    # another emit directory (tests run copies of these scripts against the repository's build/rtl)
+    if {[info exists ::env(ZK_RTL)]} { set rtl_dir [file normalize $::env(ZK_RTL)] }
 }
 
 proc zk::rtl_file {top} {

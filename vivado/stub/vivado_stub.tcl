@@ -317,7 +317,30 @@ proc stub::connect {kind argl netopt} {
         return
     }
     set name [expr {[dict exists $o $netopt] ? [dict get $o $netopt] : ""}]
-    dict lappend stub::rec [expr {$kind eq "connect_bd_net" ? "nets" : "intf_nets"}] [dict create name $name ends $ends]
+    if {$kind eq "connect_bd_intf_net"} {
+        foreach n [dict get $stub::rec intf_nets] {
+            foreach e $ends {
+                if {$e in [dict get $n ends]} { error "connect_bd_intf_net: $e is already connected" }
+            }
+        }
+        dict lappend stub::rec intf_nets [dict create name $name ends $ends]
+        return
+    }
+    # as in Vivado, connecting to a pin that is already on a net adds the other pins to that net
+    set merged [dict create name $name ends $ends]
+    set keep {}
+    foreach n [dict get $stub::rec nets] {
+        set shared 0
+        foreach e $ends { if {$e in [dict get $n ends]} { set shared 1 } }
+        if {$shared} {
+            dict set merged ends [lsort -unique [concat [dict get $n ends] [dict get $merged ends]]]
+            if {[dict get $n name] ne ""} { dict set merged name [dict get $n name] }
+        } else {
+            lappend keep $n
+        }
+    }
+    lappend keep $merged
+    dict set stub::rec nets $keep
 }
 proc connect_bd_net {args} { stub::connect connect_bd_net $args net }
 proc connect_bd_intf_net {args} { stub::connect connect_bd_intf_net $args intf_net }
@@ -385,7 +408,7 @@ proc stub::write {file error} {
         }
     }
     set fh [open $file w]
-    stub::fact $fh result error $error part [dict get $rec part] project [dict get $rec project] \
+    stub::fact $fh result error $error connects $stub::connects part [dict get $rec part] project [dict get $rec project] \
         bd_design [dict get $rec bd_design] wrapper [dict get $rec wrapper] files* [dict get $rec files] \
         xdc* [dict get $rec xdc] ip_repo_paths* [dict get $rec ip_repo_paths] bitstreams* [dict get $rec bitstreams]
     dict for {k v} [dict get $rec props] {
