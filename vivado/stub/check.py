@@ -497,8 +497,8 @@ class Checker:
         return self.problems
 
 
-def check(record: Path, board: str | None = None) -> list[str]:
-    return Checker(load(record), board).run()
+def check(record: Path, board: str | None = None, rtl_dir: Path = rtl.RTL) -> list[str]:
+    return Checker(load(record), board, rtl_dir).run()
 
 
 def main() -> int:
