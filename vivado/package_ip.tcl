@@ -50,7 +50,8 @@ proc zk::package_top {top out part} {
     set dir [file normalize [file join $out $top]]
     file delete -force $dir
     file mkdir $dir
-    create_project -force pkg_$top [file join $dir .project] -part $part
+    # the packaging project lives beside the IP directory, not inside what gets packaged
+    create_project -force pkg_$top [file normalize [file join $out .pkg $top]] -part $part
     add_files -norecurse [zk::rtl_file $top]
     set_property top $top [current_fileset]
     update_compile_order -fileset sources_1

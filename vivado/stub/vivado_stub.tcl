@@ -133,7 +133,7 @@ proc get_property {k obj} {
 # objects: ipx:core:<name>  ipx:bus:<core>:<bus>  ipx:map:<core>:<bus>:<logical>  ipx:param:<core>:<bus>:<param>
 #          ipx:mm:<core>:<mm>  ipx:block:<core>:<mm>:<block>
 proc ipx::package_project {args} {
-    lassign [stub::parse ipx::package_project $args {root_dir vendor library taxonomy module} {import_files set_current force generated_files}] o pos
+    lassign [stub::parse ipx::package_project $args {root_dir vendor library taxonomy module set_current} {import_files force generated_files}] o pos
     foreach need {root_dir vendor library} {
         if {![dict exists $o $need]} { error "ipx::package_project: -$need is required here" }
     }
