@@ -12,76 +12,20 @@ the user BAR map (core 0x00000, system block 0x10000); the board pins of the XDC
 from __future__ import annotations
 
 import argparse
-import json
-import re
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import catalog  # noqa: E402
 import rtl  # noqa: E402
+from record import load  # noqa: E402
+from boards import BOARDS, BoardChecks  # noqa: E402,F401
+from package import PackageChecks  # noqa: E402
 
-# Documented board facts.  Sources: C1100 (U55C/U55N/Varium C1100) the verilog-pcie project's
-# example/Alveo/fpga/fpga_au55.xdc; VCU1525 the Corundum project's fpga/mqnic/VCU1525/fpga_100g/fpga.xdc.
-BOARDS = {
-    "c1100": {"part": "xcu55n-fsvh2892-2L-e", "xdma_bytes": 32, "lanes": "X8",
-              "pins": {"pcie_refclk_clk_p": "AR15", "pcie_refclk_clk_n": "AR14", "pcie_perstn": "BF41",
-                       "sysclk_clk_p": "BK10", "sysclk_clk_n": "BL10", "hbm_cattrip": "BE45"}},
-    "vu9p": {"part": "xcvu9p-fsgd2104-2L-e", "xdma_bytes": 64, "lanes": "X16",
-             "pins": {"pcie_refclk_clk_p": "AM11", "pcie_refclk_clk_n": "AM10", "pcie_perstn": "BD21",
-                      "sysclk_clk_p": "AY37", "sysclk_clk_n": "AY38"}},
-}
 SYS_OFFSET, SYS_RANGE, CORE_OFFSET, CORE_RANGE = 0x10000, 0x1000, 0x0, 0x10000
 
 
-def load(path: Path) -> dict:
-    rec = {"cells": {}, "ports": {}, "intf_ports": {}, "nets": [], "intf_nets": [], "addresses": [], "components": {},
-           "runs": [], "reports": [], "cfgmem": [], "dropped": [], "result": {}, "props": {}}
-    for line in path.read_text().splitlines():
-        f = json.loads(line)
-        t = f.pop("t")
-        if t == "result":
-            rec["result"] = f
-        elif t == "cell":
-            rec["cells"][f["path"]] = {"vlnv": f["vlnv"], "props": {}}
-        elif t == "cell_prop":
-            rec["cells"][f["path"]]["props"][f["k"]] = f["v"]
-        elif t == "port":
-            rec["ports"][f["path"]] = f | {"props": {}}
-        elif t == "intf_port":
-            rec["intf_ports"][f["path"]] = f | {"props": {}}
-        elif t == "port_prop":
-            (rec["ports"].get(f["path"]) or rec["intf_ports"][f["path"]])["props"][f["k"]] = f["v"]
-        elif t in ("net", "intf_net"):
-            rec[t + "s"].append(f["ends"])
-        elif t == "address":
-            rec["addresses"].append(f)
-        elif t == "component":
-            rec["components"][f["name"]] = f | {"bus": {}, "props": {}, "blocks": {}}
-        elif t == "component_prop":
-            rec["components"][f["component"]]["props"][f["k"]] = f["v"]
-        elif t == "bus":
-            rec["components"][f["component"]]["bus"][f["name"]] = {"props": {}, "maps": {}, "params": {}}
-        elif t in ("bus_prop", "port_map", "bus_param"):
-            b = rec["components"][f["component"]]["bus"][f["bus"]]
-            if t == "port_map":
-                b["maps"][f["logical"]] = f["physical"]
-            else:
-                b["props" if t == "bus_prop" else "params"][f["k"]] = f["v"]
-        elif t == "block":
-            rec["components"][f["component"]]["blocks"][f"{f['mm']}/{f['name']}"] = {}
-        elif t == "block_prop":
-            rec["components"][f["component"]]["blocks"][f"{f['mm']}/{f['block']}"][f["k"]] = f["v"]
-        elif t in ("run", "report"):
-            rec[t + "s"].append(f)
-        elif t in ("cfgmem", "dropped"):
-            rec[t].append(f)
-        elif t == "prop":
-            rec["props"].setdefault(f["obj"], {})[f["k"]] = f["v"]
-    return rec
-
-
-class Checker:
+class Checker(BoardChecks, PackageChecks):
     def __init__(self, rec: dict, board: str | None, rtl_dir: Path = rtl.RTL):
         self.rec, self.board, self.rtl_dir = rec, board, rtl_dir
         self.problems: list[str] = []
@@ -406,75 +350,7 @@ class Checker:
             if o1 + r1 > o2:
                 self.bad(f"address ranges overlap: {spans}")
 
-    # ------------------------------------------------------------ board, packaging
-    def check_board(self):
-        b = BOARDS[self.board]
-        if self.rec["result"].get("part") != b["part"]:
-            self.bad(f"part {self.rec['result'].get('part')!r}, board {self.board} is {b['part']}")
-        xdcs = [Path(x) for x in self.rec["result"].get("xdc", [])] + [
-            Path(f) for f in self.rec["result"].get("files", []) if f.endswith(".xdc")]
-        pins = {}
-        for x in xdcs:
-            for line in x.read_text().splitlines():
-                line = line.split("#", 1)[0]
-                m = re.search(r"(?:PACKAGE_PIN|LOC)\s+(\w+).*get_ports\s+\{?\s*(\w+(?:\[\d+\])?)", line)
-                if m:
-                    pins[m[2]] = m[1]
-        if not xdcs:
-            self.bad("no constraints file in the project")
-        if pins != b["pins"]:
-            self.bad(f"board pins {pins} differ from the documented {b['pins']}")
-        needed = set()
-        for p in self.rec["ports"]:
-            needed.add(p.strip("/"))
-        for p, ip in self.rec["intf_ports"].items():
-            if "diff_clock" in ip["vlnv"]:
-                needed |= {p.strip("/") + "_clk_p", p.strip("/") + "_clk_n"}
-        if needed - set(pins):
-            self.bad(f"top-level ports without a pin: {sorted(needed - set(pins))}")
-
-    def check_components(self):
-        version = (rtl.ROOT / "vivado" / "VERSION").read_text().strip()
-        for name, comp in self.rec["components"].items():
-            if comp["saved"] != "1":
-                self.bad(f"IP {name} was not saved")
-            if comp["version"] != version:
-                self.bad(f"IP {name}: version {comp['version']}, vivado/VERSION {version}")
-            ifs = rtl.interfaces(name, self.rtl_dir)
-            want = set(ifs.axis) | set(ifs.axil) | {"aclk", "aresetn"} | set(ifs.reset_out)
-            if set(comp["bus"]) != want:
-                self.bad(f"IP {name}: bus interfaces {sorted(comp['bus'])}, ports say {sorted(want)}")
-                continue
-            mapped = {}
-            for bn, bus in comp["bus"].items():
-                for logical, phys in bus["maps"].items():
-                    if phys not in ifs.ports:
-                        self.bad(f"IP {name} {bn}.{logical}: no port {phys}")
-                    elif not phys.lower().endswith(logical.lower()) and logical not in ("CLK", "RST"):
-                        self.bad(f"IP {name} {bn}.{logical} mapped to {phys}")
-                    if phys in mapped:
-                        self.bad(f"IP {name}: {phys} in {mapped[phys]} and {bn}")
-                    mapped[phys] = bn
-                mode = bus["props"].get("interface_mode")
-                expect = (ifs.axis.get(bn) or ifs.axil.get(bn) or {}).get("mode") or (
-                    "master" if bn in ifs.reset_out else "slave")
-                if mode != expect:
-                    self.bad(f"IP {name} {bn}: mode {mode}, ports say {expect}")
-                if bn in ifs.axis and bus["params"].get("TDATA_NUM_BYTES") != str(ifs.axis[bn]["bytes"]):
-                    self.bad(f"IP {name} {bn}: TDATA_NUM_BYTES {bus['params'].get('TDATA_NUM_BYTES')}")
-            loose = set(ifs.ports) - set(mapped) - set(ifs.status) - set(ifs.status_in)
-            if loose:
-                self.bad(f"IP {name}: ports in no interface: {sorted(loose)}")
-            assoc = set(filter(None, comp["bus"]["aclk"]["params"].get("ASSOCIATED_BUSIF", "").split(":")))
-            if assoc != set(ifs.axis) | set(ifs.axil):
-                self.bad(f"IP {name}: aclk ASSOCIATED_BUSIF {sorted(assoc)}")
-            if comp["bus"]["aresetn"]["params"].get("POLARITY") != "ACTIVE_LOW":
-                self.bad(f"IP {name}: aresetn polarity")
-            for n, a in ifs.axil.items():
-                if a["mode"] == "slave" and comp["blocks"].get(f"{n}/regs", {}).get("range") != str(1 << a["addr"]):
-                    self.bad(f"IP {name} {n}: address block {comp['blocks'].get(f'{n}/regs')}")
-
-    # ------------------------------------------------------------
+        # ------------------------------------------------------------
     def run(self) -> list[str]:
         err = self.rec["result"].get("error")
         if err:
