@@ -18,6 +18,7 @@ BENCHES = {
     "msm-host": "msm_host",
     "keccak": "keccak",
     "host": "host",
+    "system": "system",
     "report": "report",
 }
 

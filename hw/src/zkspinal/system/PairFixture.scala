@@ -48,8 +48,21 @@ class PairFixture(val cfg: PairFixtureConfig = PairFixtureConfig()) extends Comp
 }
 
 object SystemTops {
-  def all: Seq[Top] = Seq(PairFixtureConfig.small).map { c =>
+  def fixtures: Seq[Top] = Seq(PairFixtureConfig.small).map { c =>
     Top(s"PairFixture_${c.name}", "PairFixture", () => new PairFixture(c),
       _ => Map("depth" -> c.depth, "data_bytes" -> c.dataBytes))
   }
+
+  def systemBlocks: Seq[Top] = SystemBlockConfig.all.map { c =>
+    Top(s"SystemBlock_${c.name}", "SystemBlock", () => new SystemBlock(c),
+      _ => Map("status_count" -> c.statusCount, "reset_cycles" -> c.resetCycles, "address_width" -> c.addressWidth,
+        "magic" -> ("0x" + SystemBlockRegs.magic.toString(16))))
+  }
+
+  def adapters: Seq[Top] = Seq(InbandLastConfig.poseidon).map { c =>
+    Top(s"InbandLast_${c.name}", "InbandLast", () => new InbandLast(c),
+      _ => Map("data_bytes" -> c.dataBytes, "flag_bit" -> c.flag))
+  }
+
+  def all: Seq[Top] = fixtures ++ systemBlocks ++ adapters
 }

@@ -1,0 +1,90 @@
+package zkspinal.system
+
+import spinal.core._
+import spinal.lib._
+import spinal.lib.bus.amba4.axilite._
+import spinal.lib.bus.misc.AllMapping
+import zkspinal.keccak.AxiClocked
+
+/** The system block every zkspinal board design puts on the XDMA user BAR at 0x10000 (sw/lib/zkxdma.h ZK_SYS_*).
+  *
+  * @param statusCount  status inputs shown at 0x010 + 4i (the core's `status_*` outputs, in port order)
+  * @param resetCycles  length of the core reset pulse in cycles of this block's clock (the host library and the
+  *                     emulator use 16)
+  * @param addressWidth AXI4-Lite address bits (12: one 4 KiB window, the smallest range Vivado's address editor assigns)
+  */
+case class SystemBlockConfig(statusCount: Int = 4, resetCycles: Int = 16, addressWidth: Int = 12) {
+  require(addressWidth >= 5 && addressWidth <= 16, "addressWidth 5..16")
+  require(statusCount >= 0 && SystemBlockRegs.status + 4 * statusCount <= (1 << addressWidth),
+    "the status words must fit in the address window")
+  require(statusCount <= 255, "INFO holds the status count in 8 bits")
+  require(resetCycles >= 1 && resetCycles <= 255, "resetCycles 1..255 (INFO holds it in 8 bits)")
+  def name: String = s"s$statusCount"
+}
+
+object SystemBlockConfig {
+  val small = SystemBlockConfig(statusCount = 2)
+  val c1100 = SystemBlockConfig(statusCount = 4)
+  val vu9p = SystemBlockConfig(statusCount = 8)
+  /** the configurations Emit writes; a board script picks the smallest one with enough status inputs */
+  val all: Seq[SystemBlockConfig] = Seq(SystemBlockConfig(0), small, c1100, vu9p)
+}
+
+/** Register map (offsets inside the block's window; the board designs map the window at BAR offset 0x10000).
+  *   0x000 ID      read-only 0x7a6b5359 ("zkSY")
+  *   0x004 RESET   write with bit 0 set: `core_aresetn` goes low for resetCycles cycles (a write during a pulse
+  *                 restarts it).  read: bit 0 = pulse in progress
+  *   0x008 INFO    read-only [7:0] status count, [15:8] reset cycles
+  *   0x00C BAD     read-only: accesses to offsets outside this map and writes to read-only registers, counted
+  *   0x010 + 4i    read-only: status input i (registered once)
+  * Bad accesses answer OKAY (reads return 0, writes are ignored) and count in BAD.  Not SLVERR: XDMA turns an
+  * error response on the user BAR into a failed PCIe completion, which the host reads as all ones, the same value a
+  * hung or absent card gives; a counter the host can read tells the two apart.
+  * `core_aresetn` is also low while this block's own `aresetn` is, and for resetCycles cycles after it.
+  */
+object SystemBlockRegs {
+  val id = 0x000; val reset = 0x004; val info = 0x008; val bad = 0x00C; val status = 0x010
+  val magic = BigInt("7a6b5359", 16)
+}
+
+class SystemBlock(val cfg: SystemBlockConfig = SystemBlockConfig()) extends Component with AxiClocked {
+  import SystemBlockRegs._
+  val s_axil = slave(AxiLite4(AxiLite4Config(addressWidth = cfg.addressWidth, dataWidth = 32)))
+  AxiLite4SpecRenamer(s_axil)
+  val status_in: Seq[UInt] = (0 until cfg.statusCount).map(i => in(UInt(32 bits)).setName(s"status_$i"))
+  val core_aresetn = out(Bool())
+
+  val logic = new ClockingArea(axiDomain) {
+    val bus = AxiLite4SlaveFactory(s_axil)
+    val writeData = Bits(32 bits)
+    bus.nonStopWrite(writeData)
+
+    // ---- the reset pulse: counts down from resetCycles; the cores run when it reaches 0
+    val left = Reg(UInt(log2Up(cfg.resetCycles + 1) bits)) init (cfg.resetCycles)
+    when(left =/= 0) { left := left - 1 }
+    bus.onWrite(reset) { when(writeData(0)) { left := cfg.resetCycles } } // elaborated after the countdown: wins
+    core_aresetn := RegNext(left === 0) init (False)
+
+    // ---- registers
+    bus.read(B(magic, 32 bits), id)
+    bus.read(left =/= 0, reset)
+    bus.read(U(cfg.resetCycles, 8 bits) ## U(cfg.statusCount, 8 bits), info)
+    val badCount = Reg(UInt(32 bits)) init (0)
+    bus.read(badCount, bad)
+    for ((s, i) <- status_in.zipWithIndex) bus.read(RegNext(s) init (0), status + 4 * i)
+
+    // ---- bad accesses: a word offset outside the map, or a write anywhere but RESET
+    def word(a: UInt): UInt = a(cfg.addressWidth - 1 downto 2)
+    def mapped(a: UInt): Bool = {
+      val w = word(a)
+      w <= (bad >> 2) || (w >= (status >> 2) && w < (status >> 2) + cfg.statusCount)
+    }
+    val badRead = False
+    val badWrite = False
+    bus.onReadPrimitive(AllMapping, haltSensitive = true, null) { when(!mapped(bus.readAddress())) { badRead := True } }
+    bus.onWritePrimitive(AllMapping, haltSensitive = true, null) {
+      when(word(bus.writeAddress()) =/= (reset >> 2)) { badWrite := True }
+    }
+    badCount := badCount + U(badRead).resize(32) + U(badWrite).resize(32)
+  }
+}

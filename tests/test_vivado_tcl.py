@@ -1,0 +1,341 @@
+"""The Vivado scripts (vivado/) run under tclsh with the command stub (vivado/stub/), and what they ask Vivado to
+build is checked by vivado/stub/check.py: connectivity of every core pin and interface, stream widths against the
+emitted Verilog, clock domains meeting only in asynchronous FIFOs / the two-clock SmartConnect / reset
+synchronizers, XDMA channels, the user BAR map, documented parts and board pins, the packaged IP.  Negative tests:
+every single connection of a block design, dropped in turn, and script variants with a line removed or a property
+changed make the checker fail.
+
+Cores are found by name in build/rtl: PoseidonAxis_* and MsmAxis_* are checked as soon as they are emitted."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "vivado" / "stub"))
+import check as vcheck  # noqa: E402
+import rtl as vrtl  # noqa: E402
+
+VIVADO = ROOT / "vivado"
+RTL = ROOT / "build" / "rtl"
+BOARDS = ("c1100", "vu9p")
+# board-level core kinds: (glob, why it may be absent)
+CORE_KINDS = {
+    "PoseidonAxis": "PoseidonAxis is not emitted yet (hw/src/zkspinal/poseidon is being built)",
+    "MsmAxis": "MsmAxis is not emitted yet (hw/src/zkspinal/msm is being built)",
+    "KeccakSpongeAxis": "no KeccakSpongeAxis top emitted",
+    "KeccakSpeed": "no KeccakSpeed top emitted",
+    "PairFixture": "no PairFixture top emitted",
+}
+
+
+def tops(kind: str) -> list[str]:
+    return sorted(p.stem for p in RTL.glob(f"{kind}_*.v"))
+
+
+def run_stub(tmp: Path, script: Path, *args, env: dict | None = None, name: str = "record") -> tuple[subprocess.CompletedProcess, Path]:
+    record = tmp / f"{name}.jsonl"
+    e = None
+    if env:
+        import os
+        e = dict(os.environ, **env)
+    proc = subprocess.run(["tclsh", str(VIVADO / "stub" / "run.tcl"), str(record), str(script), *map(str, args)],
+                          capture_output=True, text=True, cwd=tmp, env=e, timeout=120)
+    return proc, record
+
+
+def bd(tmp: Path, board: str, *args, env: dict | None = None, script: Path | None = None, name: str = "record"):
+    return run_stub(tmp, script or VIVADO / f"bd_{board}.tcl", "--out", tmp / "proj", "--ip", tmp / "ip", *args,
+                    env=env, name=name)
+
+
+def facts(record: Path, t: str) -> list[dict]:
+    out = []
+    for line in record.read_text().splitlines():
+        f = json.loads(line)
+        if f["t"] == t:
+            out.append(f)
+    return out
+
+
+def assert_clean(proc, record: Path, board: str | None):
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    problems = vcheck.check(record, board)
+    assert problems == [], "\n".join(problems)
+
+
+# ---------------------------------------------------------------- the port reader (Tcl) against Python's
+def test_tcl_port_reader_matches_python(tmp_path):
+    names = [p.stem for p in RTL.glob("*.v") if re.match(r"(PoseidonAxis|MsmAxis|KeccakSpongeAxis|KeccakSpeed|"
+                                                        r"PairFixture|SystemBlock|InbandLast)_", p.stem)]
+    assert len(names) >= 5
+    script = tmp_path / "ports.tcl"
+    script.write_text(f"source {VIVADO / 'lib' / 'zk_rtl.tcl'}\n"
+                      "foreach t $argv { set i [zk::interfaces $t]\n"
+                      "  dict for {n a} [dict get $i axis] { puts \"$t axis $n [dict get $a mode] [dict get $a width] [join [dict get $a signals] ,]\" }\n"
+                      "  dict for {n a} [dict get $i axil] { puts \"$t axil $n [dict get $a mode] [dict get $a addr]\" }\n"
+                      "  puts \"$t status [join [dict get $i status] ,] [join [dict get $i status_in] ,] [join [dict get $i reset_out] ,]\" }\n")
+    out = subprocess.run(["tclsh", str(script), *names], capture_output=True, text=True, check=True).stdout
+    want = []
+    for t in names:
+        i = vrtl.interfaces(t)
+        want += [f"{t} axis {n} {a['mode']} {a['bytes']} {','.join(a['signals'])}" for n, a in i.axis.items()]
+        want += [f"{t} axil {n} {a['mode']} {a['addr']}" for n, a in i.axil.items()]
+        want.append(f"{t} status {','.join(i.status)} {','.join(i.status_in)} {','.join(i.reset_out)}")
+    assert out.split("\n")[:-1] == want
+
+
+def test_tcl_port_reader_refuses_unknown_ports(tmp_path):
+    (tmp_path / "Odd_x.v").write_text("module Odd_x (\n  input  wire          aclk,\n  input  wire          aresetn,\n"
+                                      "  input  wire [7:0]    mystery\n);\nendmodule\n")
+    script = tmp_path / "odd.tcl"
+    script.write_text(f"source {VIVADO / 'lib' / 'zk_rtl.tcl'}\nzk::interfaces Odd_x\n")
+    proc = subprocess.run(["tclsh", str(script)], capture_output=True, text=True, env={"ZK_RTL": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    assert proc.returncode != 0 and "port mystery (in, 8 bits) follows no convention" in proc.stderr
+
+
+# ---------------------------------------------------------------- IP packaging
+def test_package_ip_every_board_top(tmp_path):
+    proc, record = run_stub(tmp_path, VIVADO / "package_ip.tcl", "--out", tmp_path / "ip")
+    assert_clean(proc, record, None)
+    packaged = sorted(f["name"] for f in facts(record, "component"))
+    expected = sorted(t for k in [*CORE_KINDS, "SystemBlock", "InbandLast"] for t in tops(k))
+    assert packaged == expected
+    version = (VIVADO / "VERSION").read_text().strip()
+    for c in facts(record, "component"):
+        assert c["vendor"] == "zkspinal.org" and c["version"] == version and c["saved"] == "1"
+    # the revision and description come from git
+    rev = subprocess.run(["git", "rev-list", "--count", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    props = {(f["component"], f["k"]): f["v"] for f in facts(record, "component_prop")}
+    assert props[("SystemBlock_s2", "core_revision")] == rev
+
+
+def test_package_ip_checker_sees_a_wrong_port_map(tmp_path):
+    proc, record = run_stub(tmp_path, VIVADO / "package_ip.tcl", "--out", tmp_path / "ip", "KeccakSpongeAxis_r1")
+    assert_clean(proc, record, None)
+    text = record.read_text().replace('"physical":"s_axis_tlast"', '"physical":"m_axis_tlast"')
+    record.write_text(text)
+    problems = vcheck.check(record, None)
+    assert any("m_axis_tlast" in p for p in problems), problems
+
+
+# ---------------------------------------------------------------- block designs, every emitted core on every board
+@pytest.mark.parametrize("board", BOARDS)
+@pytest.mark.parametrize("kind", list(CORE_KINDS))
+def test_block_design(tmp_path, board, kind):
+    found = tops(kind)
+    if kind == "KeccakSpeed":
+        found = found[:3]  # register-only cores differ only in their generics: three are enough
+    if not found:
+        pytest.skip(CORE_KINDS[kind])
+    for top in found:
+        proc, record = bd(tmp_path, board, "--core", top, name=top)
+        assert_clean(proc, record, board)
+        cells = {f["path"]: f["vlnv"] for f in facts(record, "cell")}
+        assert cells["/core"].split(":")[2] == top
+        ifs = vrtl.interfaces(top)
+        # stream widths: the core's interfaces are the Verilog's, each reaches its own XDMA channel
+        xdma = {f["k"]: f["v"] for f in facts(record, "cell_prop") if f["path"] == "/xdma_0"}
+        ins = [n for n, a in ifs.axis.items() if a["mode"] == "slave"]
+        outs = [n for n, a in ifs.axis.items() if a["mode"] == "master"]
+        assert int(xdma["CONFIG.xdma_rnum_chnl"]) == max(1, len(ins))
+        assert int(xdma["CONFIG.xdma_wnum_chnl"]) == max(1, len(outs))
+        if kind == "PoseidonAxis":
+            assert any(v.split(":")[2].startswith("InbandLast_") for v in cells.values()), "no frame adapter"
+
+
+@pytest.mark.parametrize("board, first_choice, fallback", [("c1100", "PoseidonAxis", "KeccakSpongeAxis"),
+                                                           ("vu9p", "MsmAxis", "PairFixture")])
+def test_default_core(tmp_path, board, first_choice, fallback):
+    proc, record = bd(tmp_path, board)
+    assert_clean(proc, record, board)
+    core = next(f["vlnv"] for f in facts(record, "cell") if f["path"] == "/core").split(":")[2]
+    assert core.startswith(first_choice if tops(first_choice) else fallback), core
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_parameters_reach_the_design(tmp_path, board):
+    proc, record = bd(tmp_path, board, "--core", "PairFixture_d16", "--core-mhz", 175, "--fifo-depth", 1024)
+    assert_clean(proc, record, board)
+    props = {(f["path"], f["k"]): f["v"] for f in facts(record, "cell_prop")}
+    assert props[("/core_clk", "CONFIG.CLKOUT1_REQUESTED_OUT_FREQ")] == "175"
+    fifos = [p for (p, k) in props if k == "CONFIG.FIFO_DEPTH"]
+    assert len(fifos) == 3 and all(props[(p, "CONFIG.FIFO_DEPTH")] == "1024" for p in fifos)
+    assert all(props[(p, "CONFIG.IS_ACLK_ASYNC")] == "1" and props[(p, "CONFIG.HAS_TLAST")] == "1" for p in fifos)
+    for bad in (["--fifo-depth", 1000], ["--core-mhz", 0], ["--core", "NoSuchTop_x"], ["--bogus", 1]):
+        proc, record = bd(tmp_path, board, *bad, name="bad")
+        assert proc.returncode != 0, bad
+
+
+# ---------------------------------------------------------------- negative tests
+@pytest.mark.parametrize("board, core", [("c1100", "KeccakSpongeAxis_r1"), ("c1100", "KeccakSpeed_r2_u1"),
+                                         ("vu9p", "PairFixture_d16")])
+def test_every_dropped_connection_fails(tmp_path, board, core):
+    proc, record = bd(tmp_path, board, "--core", core)
+    assert_clean(proc, record, board)
+    n = int(facts(record, "result")[0]["connects"])
+    assert n > 20
+    silent = []
+    for k in range(n):
+        proc, rec = bd(tmp_path, board, "--core", core, env={"ZK_STUB_DROP": str(k)}, name="drop")
+        dropped = facts(rec, "dropped")
+        assert len(dropped) == 1
+        if proc.returncode == 0 and not vcheck.check(rec, board):
+            silent.append(dropped[0]["ends"])
+    assert silent == [], f"connections whose removal the checker does not see: {silent}"
+
+
+def copy_scripts(tmp: Path) -> Path:
+    dst = tmp / "vivado"
+    shutil.copytree(VIVADO, dst, ignore=shutil.ignore_patterns("__pycache__", "*.md"))
+    return dst
+
+
+@pytest.mark.parametrize("edit, expect", [
+    # one connect removed from the script: the core's reset
+    (("lib/zk_bd.tcl", "    zk::bd::net sys/core_aresetn core/aresetn\n", ""), "/core/aresetn"),
+    # the system block's status words left unconnected
+    (("lib/zk_bd.tcl", "    foreach cs $status { zk::bd::net [join $cs /] sys/status_$i; incr i }\n", ""), "status"),
+    # an H2C FIFO on one clock only: the domains meet outside a crossing
+    (("lib/zk_bd.tcl", "CONFIG.HAS_TLAST 1 CONFIG.HAS_TKEEP 1 CONFIG.IS_ACLK_ASYNC 1]\n        zk::bd::inet xdma_0/M_AXIS_H2C",
+      "CONFIG.HAS_TLAST 1 CONFIG.HAS_TKEEP 1 CONFIG.IS_ACLK_ASYNC 0]\n        zk::bd::inet xdma_0/M_AXIS_H2C"), "clock domains"),
+    # the core clocked by the XDMA clock
+    (("lib/zk_bd.tcl", "zk::bd::net core_clk/clk_out1 core/aclk", "zk::bd::net xdma_0/axi_aclk core/aclk"), "clock domains"),
+    # no width converter: 256-bit XDMA beats straight into a 64-bit core
+    (("lib/zk_bd.tcl", "if {$w != $xbytes} {\n            zk::bd::converter h2c", "if {0} {\n            zk::bd::converter h2c"), "widths differ"),
+    # the system block at the wrong BAR offset
+    (("lib/zk_bd.tcl", "variable sys_offset 0x10000", "variable sys_offset 0x20000"), "/sys/s_axil/regs"),
+    # a wrong part and a wrong pin
+    (("bd_c1100.tcl", "xcu55n-fsvh2892-2L-e", "xcu55c-fsvh2892-2L-e"), "part"),
+    (("constraints/c1100.xdc", "PACKAGE_PIN BF41", "PACKAGE_PIN BF42"), "board pins"),
+])
+def test_script_variant_fails(tmp_path, edit, expect):
+    path, old, new = edit
+    dst = copy_scripts(tmp_path)
+    f = dst / path
+    text = f.read_text()
+    assert text.count(old) >= 1, f"{path}: the text to edit is gone: {old!r}"
+    f.write_text(text.replace(old, new))
+    proc, record = bd(tmp_path, "c1100", "--core", "KeccakSpongeAxis_r1", script=dst / "bd_c1100.tcl",
+                      env={"ZK_RTL": str(RTL)})
+    problems = vcheck.check(record, "c1100")
+    assert problems, f"the checker accepts the variant {edit}"
+    assert any(expect in p for p in problems), problems
+
+
+@pytest.mark.parametrize("override, expect", [("h2c0_fifo:CONFIG.TDATA_NUM_BYTES=16", "widths differ"),
+                                              ("c2h0_fifo:CONFIG.IS_ACLK_ASYNC=0", "clock domains"),
+                                              ("xdma_0:CONFIG.xdma_axi_intf_mm=AXI_Memory_Mapped", "AXI4-Stream"),
+                                              ("xdma_0:CONFIG.xdma_wnum_chnl=2", "C2H channels")])
+def test_property_change_fails(tmp_path, override, expect):
+    proc, record = bd(tmp_path, "c1100", "--core", "KeccakSpongeAxis_r1", env={"ZK_STUB_SET": override})
+    problems = vcheck.check(record, "c1100")
+    assert any(expect in p for p in problems), problems
+
+
+# ---------------------------------------------------------------- the stub refuses what Vivado would refuse
+@pytest.mark.parametrize("body, message", [
+    ("create_bd_design d\ncreate_bd_cell -type ip -vlnv xilinx.com:ip:xlconstant:1.1 c\n"
+     "connect_bd_net [get_bd_pins c/dout] [get_bd_pins nope/x]\n", "needs two or more objects"),
+    ("create_bd_design d\ncreate_bd_cell -type ip -vlnv zkspinal.org:zk:Nothing_x:0.1 c\n", "is not in the IP repositories"),
+    ("create_bd_design d\ncreate_bd_cell -type ip -vlnv xilinx.com:ip:xlconstant:1.1 c\n"
+     "create_bd_cell -type ip -vlnv xilinx.com:ip:xlconstant:1.1 c\n", "exists"),
+    ("launch_runs synth_1 -jobz 2\n", "unknown option -jobz"),
+    ("set_property CONFIG.X 1 [get_bd_cells nothing]\n", "no object"),
+])
+def test_stub_refuses(tmp_path, body, message):
+    script = tmp_path / "s.tcl"
+    script.write_text(body)
+    proc, record = run_stub(tmp_path, script)
+    assert proc.returncode == 1
+    assert message in facts(record, "result")[0]["error"]
+
+
+# ---------------------------------------------------------------- the batch build
+@pytest.mark.parametrize("board", BOARDS)
+def test_build_flow(tmp_path, board):
+    out = tmp_path / "out"
+    proc, record = run_stub(tmp_path, VIVADO / "build.tcl", "--board", board, "--out", out, "--ip", tmp_path / "ip",
+                            "--core-mhz", 150, "--jobs", 1, "--flash-mb", 128)
+    assert_clean(proc, record, board)
+    runs = facts(record, "run")
+    assert [r["runs"] for r in runs] == [["synth_1"], ["impl_1"]] and all(r["jobs"] == "1" for r in runs)
+    reports = {r["kind"]: r["file"] for r in facts(record, "report")}
+    assert reports["report_utilization"].startswith(str(out / "reports"))
+    assert reports["report_timing_summary"] == str(out / "reports" / "timing_summary.rpt")
+    assert {"report_clock_interaction", "report_cdc"} <= set(reports)
+    assert facts(record, "result")[0]["bitstreams"] == [str(out / f"zk_{board}.bit")]
+    cfg = facts(record, "cfgmem")[0]
+    assert cfg["size"] == "128" and cfg["interface"] == "SPIx4" and cfg["file"] == str(out / f"zk_{board}.mcs")
+    clk = {f["k"]: f["v"] for f in facts(record, "cell_prop") if f["path"] == "/core_clk"}
+    assert clk["CONFIG.CLKOUT1_REQUESTED_OUT_FREQ"] == "150"
+
+
+def test_build_refuses_unknown_board(tmp_path):
+    proc, record = run_stub(tmp_path, VIVADO / "build.tcl", "--board", "u250")
+    assert proc.returncode == 1 and "--board c1100 or vu9p" in facts(record, "result")[0]["error"]
+
+
+# ---------------------------------------------------------------- cores that are still being built drop in by name
+def port_shell(top: str, ports: list[tuple[str, str, int]]) -> str:
+    """A module header with the given ports and no body: the port shape a core will have, for the scripts."""
+    lines = [f"  {'input ' if d == 'in' else 'output'} wire {f'[{w - 1}:0]' if w > 1 else ''} {n}" for n, d, w in ports]
+    return f"module {top} (\n" + ",\n".join(lines) + "\n);\nendmodule\n"
+
+
+def axis(prefix: str, mode: str, nbytes: int, user: int = 0) -> list[tuple[str, str, int]]:
+    fwd, back = ("in", "out") if mode == "slave" else ("out", "in")
+    out = [(f"{prefix}_tvalid", fwd, 1), (f"{prefix}_tready", back, 1), (f"{prefix}_tdata", fwd, 8 * nbytes),
+           (f"{prefix}_tkeep", fwd, nbytes), (f"{prefix}_tlast", fwd, 1)]
+    return out + ([(f"{prefix}_tuser", fwd, user)] if user else [])
+
+
+def axil(prefix: str, addr: int) -> list[tuple[str, str, int]]:
+    sig = [("awvalid", "in", 1), ("awready", "out", 1), ("awaddr", "in", addr), ("awprot", "in", 3),
+           ("wvalid", "in", 1), ("wready", "out", 1), ("wdata", "in", 32), ("wstrb", "in", 4), ("bvalid", "out", 1),
+           ("bready", "in", 1), ("bresp", "out", 2), ("arvalid", "in", 1), ("arready", "out", 1),
+           ("araddr", "in", addr), ("arprot", "in", 3), ("rvalid", "out", 1), ("rready", "in", 1),
+           ("rdata", "out", 32), ("rresp", "out", 2)]
+    return [(f"{prefix}_{n}", d, w) for n, d, w in sig]
+
+
+# the shapes the colleagues' tops are specified with: Poseidon 256-bit in/out and AXI4-Lite status; MSM scalars and
+# points in, buckets out (512-bit), AXI4-Lite control
+SHELLS = {
+    "PoseidonAxis_shape": ("PoseidonAxis", axis("s_axis", "slave", 32, user=4) + axis("m_axis", "master", 32) + axil("s_axil", 12)),
+    "MsmAxis_shape": ("MsmAxis", axis("s_axis_scalars", "slave", 32) + axis("s_axis_points", "slave", 64) +
+                      axis("m_axis_buckets", "master", 64) + axil("s_axil", 12) + [("status_buckets", "out", 32)]),
+}
+
+
+@pytest.mark.parametrize("shell, board", [("PoseidonAxis_shape", "c1100"), ("MsmAxis_shape", "vu9p"),
+                                          ("MsmAxis_shape", "c1100")])
+def test_future_core_shape_drops_in(tmp_path, shell, board):
+    rtl_dir = tmp_path / "rtl"
+    shutil.copytree(RTL, rtl_dir, ignore=shutil.ignore_patterns("*Mul*", "*Mont*", "*Mod*", "KeccakF*"))
+    kind, ports = SHELLS[shell]
+    clocked = [("aclk", "in", 1), ("aresetn", "in", 1)]
+    (rtl_dir / f"{shell}.v").write_text(port_shell(shell, clocked + ports))
+    manifest = json.loads((RTL / "manifest.json").read_text())
+    manifest[shell] = {"kind": kind, "file": f"{shell}.v"}
+    (rtl_dir / "manifest.json").write_text("{\n" + ",\n".join(f'  "{k}": {json.dumps(v)}' for k, v in sorted(manifest.items())) + "\n}\n")
+    proc, record = bd(tmp_path, board, "--core", shell, env={"ZK_RTL": str(rtl_dir)})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    problems = vcheck.check(record, board, rtl_dir)
+    assert problems == [], "\n".join(problems)
+    cells = {f["path"]: f["vlnv"].split(":")[2] for f in facts(record, "cell")}
+    if kind == "PoseidonAxis":
+        assert cells["/h2c0_frames"] == "InbandLast_b32"        # per-frame TLAST from the in-band flag
+        assert "/h2c0_width" not in cells                        # 256-bit core on a 256-bit XDMA
+        assert cells["/sys"] == "SystemBlock_s2"                 # the adapter's two counters
+    else:
+        xbytes = vcheck.BOARDS[board]["xdma_bytes"]
+        assert ("/h2c0_width" in cells) == (xbytes != 32) and ("/h2c1_width" in cells) == (xbytes != 64)
+        assert "/h2c0_frames" not in cells

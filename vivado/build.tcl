@@ -1,0 +1,57 @@
+# Batch build from the emitted Verilog to a bitstream: IP packaging and block design (bd_<board>.tcl), synthesis,
+# implementation, utilization / timing / clock-interaction / CDC reports, bitstream, optionally a flash image.
+#
+#   vivado -mode batch -source vivado/build.tcl -tclargs --board c1100|vu9p [--core TOP] [--core-mhz MHZ]
+#          [--fifo-depth N] [--jobs 2] [--out build/vivado/BOARD] [--ip build/ip] [--flash-mb SIZE]
+#
+# Writes OUT/zk_BOARD.bit, OUT/reports/*.rpt, and OUT/zk_BOARD.mcs when --flash-mb gives the configuration flash
+# size in MB (not assumed: read it from the card's documentation).  Exits 2 when timing is not met (the bitstream
+# is still written, for inspection).
+set zk_here [file dirname [file normalize [info script]]]
+set ::zk_bd_library_only 1
+source [file join $zk_here lib zk_rtl.tcl]
+
+set opts [zk::options $::argv [dict create board "" core "" core-mhz "" fifo-depth 4096 jobs 2 out "" ip build/ip flash-mb ""] \
+    {build.tcl --board c1100|vu9p [--core TOP] [--core-mhz MHZ] [--fifo-depth N] [--jobs N] [--out DIR] [--ip DIR] [--flash-mb SIZE]}]
+set board [dict get $opts board]
+if {$board ni {c1100 vu9p}} { error "build.tcl: --board c1100 or vu9p (got '$board')" }
+source [file join $zk_here bd_$board.tcl]
+set spec [set zk_board_$board]
+if {[dict get $opts out] eq ""} { dict set opts out build/vivado/$board }
+if {[dict get $opts core-mhz] eq ""} { dict set opts core-mhz [expr {$board eq "c1100" ? 200 : 250}] }
+if {[dict get $opts core] eq ""} { dict set opts core [zk::bd::default_core [dict get $spec default_cores]] }
+set jobs [dict get $opts jobs]
+if {![string is integer -strict $jobs] || $jobs < 1} { error "build.tcl: --jobs $jobs" }
+set out [file normalize [dict get $opts out]]
+set reports [file join $out reports]
+file mkdir $reports
+
+set top [zk::bd::build $spec $opts]
+generate_target all [get_files zk_$board.bd]
+
+launch_runs synth_1 -jobs $jobs
+wait_on_run synth_1
+if {[get_property PROGRESS [get_runs synth_1]] ne "100%"} { error "build.tcl: synthesis failed (see $out)" }
+launch_runs impl_1 -to_step route_design -jobs $jobs
+wait_on_run impl_1
+if {[get_property PROGRESS [get_runs impl_1]] ne "100%"} { error "build.tcl: implementation failed (see $out)" }
+open_run impl_1
+
+report_utilization -file [file join $reports utilization.rpt]
+report_utilization -hierarchical -hierarchical_depth 3 -file [file join $reports utilization_hier.rpt]
+report_timing_summary -max_paths 20 -warn_on_violation -file [file join $reports timing_summary.rpt]
+report_clock_interaction -file [file join $reports clock_interaction.rpt]
+report_cdc -file [file join $reports cdc.rpt]
+set bit [file join $out zk_$board.bit]
+write_bitstream -force $bit
+if {[dict get $opts flash-mb] ne ""} {
+    write_cfgmem -force -format mcs -size [dict get $opts flash-mb] -interface SPIx4 -loadbit "up 0x0 $bit" \
+        [file join $out zk_$board.mcs]
+}
+set wns [get_property STATS.WNS [get_runs impl_1]]
+set whs [get_property STATS.WHS [get_runs impl_1]]
+puts "build.tcl: $bit (core [dict get $opts core] at [dict get $opts core-mhz] MHz): WNS $wns ns, WHS $whs ns; reports in $reports"
+if {$wns < 0 || $whs < 0} {
+    puts "build.tcl: timing NOT met: lower --core-mhz or see $reports/timing_summary.rpt"
+    exit 2
+}

@@ -1,0 +1,27 @@
+# Board pins of the VCU1525 (xcvu9p-fsgd2104-2L-e) for the zk_vu9p block design (vivado/bd_vu9p.tcl).
+# Source of every location below: the public XDC for the Xilinx VCU1525 board in the Corundum project,
+# fpga/mqnic/VCU1525/fpga_100g/fpga.xdc (repository corundum/corundum).  Other VU9P cards (BCU1525, other
+# VCU1525-class boards) may differ: check their own documentation before building for them.
+
+set_property CFGBVS GND                                [current_design]
+set_property CONFIG_VOLTAGE 1.8                        [current_design]
+set_property BITSTREAM.CONFIG.SPI_BUSWIDTH 4           [current_design]
+set_property BITSTREAM.CONFIG.SPI_32BIT_ADDR YES       [current_design]
+set_property BITSTREAM.GENERAL.COMPRESS TRUE           [current_design]
+set_property BITSTREAM.CONFIG.UNUSEDPIN PULLUP         [current_design]
+
+# PCIe reference clock, 100 MHz: MGTREFCLK0 of quad 226
+set_property PACKAGE_PIN AM11 [get_ports pcie_refclk_clk_p]
+set_property PACKAGE_PIN AM10 [get_ports pcie_refclk_clk_n]
+create_clock -period 10.000 -name pcie_refclk [get_ports pcie_refclk_clk_p]
+
+# PCIe PERST#
+set_property -dict {PACKAGE_PIN BD21 IOSTANDARD LVCMOS12 PULLUP true} [get_ports pcie_perstn]
+set_false_path -from [get_ports pcie_perstn]
+
+# system clock: 300 MHz LVDS (clk_300mhz_0, the DDR 0 reference in the source), input of the core clock wizard
+set_property -dict {PACKAGE_PIN AY37 IOSTANDARD LVDS} [get_ports sysclk_clk_p]
+set_property -dict {PACKAGE_PIN AY38 IOSTANDARD LVDS} [get_ports sysclk_clk_n]
+
+# PCIe lanes 0..15 are in quads 227..224 (source: rx_p AF2 AG4 AH2 AJ4 | AK2 AL4 AM2 AN4 | AP2 AR4 AT2 AU4 |
+# AV2 AW4 BA2 BC2); placed by the XDMA IP.

@@ -1,0 +1,274 @@
+# The block design shared by the board scripts (bd_c1100.tcl, bd_vu9p.tcl): XDMA in AXI4-Stream mode, one zkspinal
+# core on the core clock, and the system block, wired generically from the core's ports (vivado/lib/zk_rtl.tcl).
+#
+#   clock domains   xdma:  XDMA axi_aclk (250 MHz)         core: clock wizard clk_out1 (--core-mhz)
+#   crossings       axis_data_fifo with IS_ACLK_ASYNC=1 (TLAST, TKEEP) per stream; the SmartConnect (two clocks)
+#                   on the AXI4-Lite path; proc_sys_reset synchronizers for the resets.  Nothing else crosses.
+#   H2C channel k   k-th AXI4-Stream slave of the core:  XDMA M_AXIS_H2C_k -> async FIFO -> [width converter]
+#                   -> [InbandLast, for kinds that need TLAST per frame] -> core
+#   C2H channel k   k-th AXI4-Stream master of the core: core -> [width converter] -> async FIFO -> XDMA S_AXIS_C2H_k
+#   user BAR        XDMA M_AXI_LITE -> SmartConnect -> core AXI4-Lite slave at 0x00000 (64 KiB)
+#                                                 -> SystemBlock at 0x10000 (4 KiB)
+#   resets          rst_core (core clock): XDMA axi_aresetn and the clock wizard's locked -> system block;
+#                   system block core_aresetn (host RESET register, 16 cycles) -> core, adapters, C2H FIFOs;
+#                   rst_xdma (XDMA clock): axi_aresetn and, through its aux input, core_aresetn -> H2C FIFOs
+#   status words    the core's status_* outputs in port order, then each adapter's -> SystemBlock status_i
+source [file join [file dirname [file normalize [info script]]] zk_rtl.tcl]
+set ::zk_library_only 1
+source [file join [file dirname [file normalize [info script]]] .. package_ip.tcl]
+
+namespace eval zk::bd {
+    # kinds whose H2C streams carry several frames per DMA write, framed by the in-band flag (InbandLast)
+    variable inband_kinds {PoseidonAxis}
+    variable core_window 0x10000
+    variable sys_offset 0x10000
+    variable sys_range 0x1000
+}
+
+proc zk::bd::cell {vlnv name {props {}}} {
+    set c [create_bd_cell -type ip -vlnv $vlnv $name]
+    if {[llength $props]} { set_property -dict $props $c }
+    return $c
+}
+proc zk::bd::pin {p} {
+    set r [get_bd_pins $p]
+    if {$r eq ""} { error "zk: no pin $p" }
+    return $r
+}
+proc zk::bd::ipin {p} {
+    set r [get_bd_intf_pins $p]
+    if {$r eq ""} { error "zk: no interface pin $p" }
+    return $r
+}
+proc zk::bd::net {from args} {
+    connect_bd_net [zk::bd::pin $from] {*}[lmap p $args {zk::bd::pin $p}]
+}
+proc zk::bd::inet {a b} {
+    connect_bd_intf_net [zk::bd::ipin $a] [zk::bd::ipin $b]
+}
+
+# The smallest emitted SystemBlock with at least n status inputs.
+proc zk::bd::system_block_for {n} {
+    set best ""
+    foreach t [zk::rtl_tops SystemBlock_s*] {
+        regexp {_s(\d+)$} $t -> k
+        if {$k >= $n && ($best eq "" || $k < $bk)} { set best $t; set bk $k }
+    }
+    if {$best eq ""} { error "zk: no emitted SystemBlock has $n status inputs (add a SystemBlockConfig)" }
+    return $best
+}
+
+# board: dict with part, name, xdma {lanes speed bytes device_id}, sysclk_hz, xdc; opts: core, core-mhz,
+# fifo-depth, out, ip.  Returns the wrapper's top name.
+proc zk::bd::build {board opts} {
+    set name zk_[dict get $board name]
+    set part [dict get $board part]
+    set core_top [dict get $opts core]
+    set out [file normalize [dict get $opts out]]
+    set ipdir [file normalize [dict get $opts ip]]
+    set core_mhz [dict get $opts core-mhz]
+    set depth [dict get $opts fifo-depth]
+    if {![string is integer -strict $core_mhz] || $core_mhz < 10 || $core_mhz > 800} { error "zk: --core-mhz $core_mhz: 10..800" }
+    if {![string is integer -strict $depth] || $depth < 16 || ($depth & ($depth - 1))} { error "zk: --fifo-depth $depth: a power of two >= 16" }
+    set xbytes [dict get $board xdma bytes]
+
+    # ---- plan from the core's ports
+    set ifs [zk::interfaces $core_top]
+    set kind [zk::kind $core_top]
+    set h2c {}
+    set c2h {}
+    dict for {p a} [dict get $ifs axis] {
+        if {[dict get $a mode] eq "slave"} { lappend h2c $p } else { lappend c2h $p }
+    }
+    if {[llength $h2c] > 4 || [llength $c2h] > 4} { error "zk: $core_top has [llength $h2c] input and [llength $c2h] output streams: XDMA has 4 channels each way" }
+    set axil [dict keys [dict get $ifs axil]]
+    if {[llength $axil] > 1} { error "zk: $core_top has [llength $axil] AXI4-Lite ports: the user BAR has one core window" }
+    foreach p $axil {
+        if {[dict get $ifs axil $p mode] ne "slave"} { error "zk: $core_top $p: an AXI4-Lite master cannot sit on the user BAR" }
+        if {(1 << [dict get $ifs axil $p addr]) > $zk::bd::core_window} { error "zk: $core_top $p: address window larger than 64 KiB" }
+    }
+    # status words: {cell port} pairs, the core's first
+    set status [lmap s [dict get $ifs status] {list core $s}]
+    set adapters [dict create]
+    if {$kind in $zk::bd::inband_kinds} {
+        foreach p $h2c {
+            set a InbandLast_b[dict get $ifs axis $p width]
+            if {![zk::rtl_exists $a]} { error "zk: $core_top needs $a (emit it: InbandLastConfig with dataBytes [dict get $ifs axis $p width])" }
+            dict set adapters $p $a
+            foreach s [dict get [zk::interfaces $a] status] { lappend status [list h2c[lsearch $h2c $p]_frames $s] }
+        }
+    }
+    set sys_top [zk::bd::system_block_for [llength $status]]
+
+    # ---- project and IP
+    set tops [lsort -unique [concat $core_top $sys_top [dict values $adapters]]]
+    foreach t $tops { zk::package_top $t $ipdir $part }
+    create_project -force $name $out -part $part
+    set_property ip_repo_paths [list $ipdir] [current_project]
+    update_ip_catalog
+    create_bd_design $name
+
+    # ---- board ports: PCIe refclk, PERST#, lanes, system clock
+    set refclk [create_bd_intf_port -mode Slave -vlnv xilinx.com:interface:diff_clock_rtl:1.0 pcie_refclk]
+    set_property CONFIG.FREQ_HZ 100000000 $refclk
+    set perst [create_bd_port -dir I -type rst pcie_perstn]
+    set_property CONFIG.POLARITY ACTIVE_LOW $perst
+    create_bd_intf_port -mode Master -vlnv xilinx.com:interface:pcie_7x_mgt_rtl:1.0 pci_express
+    set sysclk [create_bd_intf_port -mode Slave -vlnv xilinx.com:interface:diff_clock_rtl:1.0 sysclk]
+    set_property CONFIG.FREQ_HZ [dict get $board sysclk_hz] $sysclk
+
+    # ---- XDMA
+    zk::bd::cell xilinx.com:ip:util_ds_buf:2.2 refclk_buf [list CONFIG.C_BUF_TYPE IBUFDSGTE]
+    set xd [dict get $board xdma]
+    zk::bd::cell xilinx.com:ip:xdma:4.1 xdma_0 [list \
+        CONFIG.mode_selection Advanced \
+        CONFIG.pl_link_cap_max_link_width [dict get $xd lanes] \
+        CONFIG.pl_link_cap_max_link_speed [dict get $xd speed] \
+        CONFIG.axi_data_width [expr {$xbytes * 8}]_bit \
+        CONFIG.axisten_freq 250 \
+        CONFIG.pf0_device_id [dict get $xd device_id] \
+        CONFIG.xdma_axi_intf_mm AXI_Stream \
+        CONFIG.xdma_rnum_chnl [expr {max(1, [llength $h2c])}] \
+        CONFIG.xdma_wnum_chnl [expr {max(1, [llength $c2h])}] \
+        CONFIG.axilite_master_en true \
+        CONFIG.axilite_master_size 1 \
+        CONFIG.axilite_master_scale Megabytes \
+        CONFIG.xdma_num_usr_irq 1]
+    connect_bd_intf_net [get_bd_intf_ports pcie_refclk] [zk::bd::ipin refclk_buf/CLK_IN_D]
+    zk::bd::net refclk_buf/IBUF_OUT xdma_0/sys_clk_gt
+    zk::bd::net refclk_buf/IBUF_DS_ODIV2 xdma_0/sys_clk
+    connect_bd_net [get_bd_ports pcie_perstn] [zk::bd::pin xdma_0/sys_rst_n]
+    connect_bd_intf_net [zk::bd::ipin xdma_0/pcie_mgt] [get_bd_intf_ports pci_express]
+    zk::bd::cell xilinx.com:ip:xlconstant:1.1 const_0 [list CONFIG.CONST_VAL 0 CONFIG.CONST_WIDTH 1]
+    zk::bd::cell xilinx.com:ip:xlconstant:1.1 const_1 [list CONFIG.CONST_VAL 1 CONFIG.CONST_WIDTH 1]
+    zk::bd::net const_0/dout xdma_0/usr_irq_req
+    # board outputs held at a constant level (C1100: hbm_cattrip low)
+    foreach {port level} [expr {[dict exists $board tie_outputs] ? [dict get $board tie_outputs] : {}}] {
+        create_bd_port -dir O $port
+        connect_bd_net [zk::bd::pin const_$level/dout] [get_bd_ports $port]
+    }
+
+    # ---- core clock and resets
+    zk::bd::cell xilinx.com:ip:clk_wiz:6.0 core_clk [list \
+        CONFIG.PRIM_SOURCE Differential_clock_capable_pin \
+        CONFIG.PRIM_IN_FREQ [expr {[dict get $board sysclk_hz] / 1000000.0}] \
+        CONFIG.CLKOUT1_REQUESTED_OUT_FREQ $core_mhz \
+        CONFIG.USE_RESET false CONFIG.USE_LOCKED true]
+    connect_bd_intf_net [get_bd_intf_ports sysclk] [zk::bd::ipin core_clk/CLK_IN1_D]
+    zk::bd::cell xilinx.com:ip:proc_sys_reset:5.0 rst_core [list CONFIG.C_EXT_RESET_HIGH 0 CONFIG.C_AUX_RESET_HIGH 0]
+    zk::bd::net core_clk/clk_out1 rst_core/slowest_sync_clk
+    zk::bd::net core_clk/locked rst_core/dcm_locked
+    zk::bd::net xdma_0/axi_aresetn rst_core/ext_reset_in
+    if {[llength $h2c]} {
+        # the H2C FIFOs' resets, on the XDMA clock: the link's reset and the host's RESET pulse (aux input)
+        zk::bd::cell xilinx.com:ip:proc_sys_reset:5.0 rst_xdma [list CONFIG.C_EXT_RESET_HIGH 0 CONFIG.C_AUX_RESET_HIGH 0]
+        zk::bd::net xdma_0/axi_aclk rst_xdma/slowest_sync_clk
+        zk::bd::net xdma_0/axi_aresetn rst_xdma/ext_reset_in
+        zk::bd::net const_1/dout rst_xdma/dcm_locked
+    }
+
+    # ---- system block, core, adapters
+    zk::bd::cell [zk::vlnv $sys_top] sys
+    zk::bd::net core_clk/clk_out1 sys/aclk
+    zk::bd::net rst_core/peripheral_aresetn sys/aresetn
+    if {[llength $h2c]} { zk::bd::net sys/core_aresetn rst_xdma/aux_reset_in }
+    zk::bd::cell [zk::vlnv $core_top] core
+    zk::bd::net core_clk/clk_out1 core/aclk
+    zk::bd::net sys/core_aresetn core/aresetn
+
+    # ---- user BAR: SmartConnect on both clocks
+    zk::bd::cell xilinx.com:ip:smartconnect:1.0 axil_ic [list CONFIG.NUM_SI 1 CONFIG.NUM_MI [expr {1 + [llength $axil]}] CONFIG.NUM_CLKS 2]
+    zk::bd::net xdma_0/axi_aclk axil_ic/aclk
+    zk::bd::net core_clk/clk_out1 axil_ic/aclk1
+    zk::bd::net xdma_0/axi_aresetn axil_ic/aresetn
+    zk::bd::inet xdma_0/M_AXI_LITE axil_ic/S00_AXI
+    zk::bd::inet axil_ic/M00_AXI sys/s_axil
+    assign_bd_address -offset $zk::bd::sys_offset -range $zk::bd::sys_range \
+        -target_address_space [get_bd_addr_spaces xdma_0/M_AXI_LITE] [get_bd_addr_segs sys/s_axil/regs]
+    foreach p $axil {
+        zk::bd::inet axil_ic/M01_AXI core/$p
+        assign_bd_address -offset 0x0 -range $zk::bd::core_window \
+            -target_address_space [get_bd_addr_spaces xdma_0/M_AXI_LITE] [get_bd_addr_segs core/$p/regs]
+    }
+
+    # ---- streams
+    set k 0
+    foreach p $h2c {
+        set w [dict get $ifs axis $p width]
+        zk::bd::cell xilinx.com:ip:axis_data_fifo:2.0 h2c${k}_fifo [list CONFIG.FIFO_DEPTH $depth \
+            CONFIG.TDATA_NUM_BYTES $xbytes CONFIG.HAS_TLAST 1 CONFIG.HAS_TKEEP 1 CONFIG.IS_ACLK_ASYNC 1]
+        zk::bd::inet xdma_0/M_AXIS_H2C_$k h2c${k}_fifo/S_AXIS
+        zk::bd::net xdma_0/axi_aclk h2c${k}_fifo/s_axis_aclk
+        zk::bd::net rst_xdma/peripheral_aresetn h2c${k}_fifo/s_axis_aresetn
+        zk::bd::net core_clk/clk_out1 h2c${k}_fifo/m_axis_aclk
+        set prev h2c${k}_fifo/M_AXIS
+        if {$w != $xbytes} {
+            zk::bd::converter h2c${k}_width $xbytes $w
+            zk::bd::inet $prev h2c${k}_width/S_AXIS
+            set prev h2c${k}_width/M_AXIS
+        }
+        if {[dict exists $adapters $p]} {
+            zk::bd::cell [zk::vlnv [dict get $adapters $p]] h2c${k}_frames
+            zk::bd::net core_clk/clk_out1 h2c${k}_frames/aclk
+            zk::bd::net sys/core_aresetn h2c${k}_frames/aresetn
+            zk::bd::inet $prev h2c${k}_frames/s_axis
+            set prev h2c${k}_frames/m_axis
+        }
+        zk::bd::inet $prev core/$p
+        incr k
+    }
+    set k 0
+    foreach p $c2h {
+        set w [dict get $ifs axis $p width]
+        set prev core/$p
+        if {$w != $xbytes} {
+            zk::bd::converter c2h${k}_width $w $xbytes
+            zk::bd::inet $prev c2h${k}_width/S_AXIS
+            set prev c2h${k}_width/M_AXIS
+        }
+        zk::bd::cell xilinx.com:ip:axis_data_fifo:2.0 c2h${k}_fifo [list CONFIG.FIFO_DEPTH $depth \
+            CONFIG.TDATA_NUM_BYTES $xbytes CONFIG.HAS_TLAST 1 CONFIG.HAS_TKEEP 1 CONFIG.IS_ACLK_ASYNC 1]
+        zk::bd::inet $prev c2h${k}_fifo/S_AXIS
+        zk::bd::net core_clk/clk_out1 c2h${k}_fifo/s_axis_aclk
+        zk::bd::net sys/core_aresetn c2h${k}_fifo/s_axis_aresetn
+        zk::bd::net xdma_0/axi_aclk c2h${k}_fifo/m_axis_aclk
+        zk::bd::inet c2h${k}_fifo/M_AXIS xdma_0/S_AXIS_C2H_$k
+        incr k
+    }
+
+    # ---- status words: the core's, then the adapters'; unused inputs read 0
+    set i 0
+    foreach cs $status { zk::bd::net [join $cs /] sys/status_$i; incr i }
+    set n [llength [dict get [zk::interfaces $sys_top] status_in]]
+    if {$i < $n} {
+        zk::bd::cell xilinx.com:ip:xlconstant:1.1 const_status [list CONFIG.CONST_VAL 0 CONFIG.CONST_WIDTH 32]
+        for {} {$i < $n} {incr i} { zk::bd::net const_status/dout sys/status_$i }
+    }
+
+    validate_bd_design
+    save_bd_design
+    set wrapper [make_wrapper -files [get_files $name.bd] -top]
+    add_files -norecurse $wrapper
+    set_property top ${name}_wrapper [current_fileset]
+    add_files -fileset constrs_1 -norecurse [dict get $board xdc]
+    update_compile_order -fileset sources_1
+    puts "zk: block design $name: core $core_top ($kind), system block $sys_top, [llength $h2c] H2C / [llength $c2h] C2H channels, core clock $core_mhz MHz, FIFO depth $depth"
+    return ${name}_wrapper
+}
+
+proc zk::bd::converter {name sbytes mbytes} {
+    if {$sbytes % $mbytes && $mbytes % $sbytes} { error "zk: $name: $sbytes -> $mbytes bytes is not an integer ratio" }
+    zk::bd::cell xilinx.com:ip:axis_dwidth_converter:1.1 $name [list CONFIG.S_TDATA_NUM_BYTES $sbytes \
+        CONFIG.M_TDATA_NUM_BYTES $mbytes CONFIG.HAS_TLAST 1 CONFIG.HAS_TKEEP 1]
+    zk::bd::net core_clk/clk_out1 $name/aclk
+    zk::bd::net sys/core_aresetn $name/aresetn
+}
+
+# The first emitted top matching one of the glob patterns (board defaults: the intended core when it exists).
+proc zk::bd::default_core {patterns} {
+    foreach pat $patterns {
+        set t [zk::rtl_tops $pat]
+        if {[llength $t]} { return [lindex $t 0] }
+    }
+    error "zk: none of $patterns is emitted in $zk::rtl_dir"
+}

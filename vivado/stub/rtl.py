@@ -1,0 +1,70 @@
+"""The port convention of the zkspinal system tops, read from the emitted Verilog in Python (independently of
+vivado/lib/zk_rtl.tcl, which the checker holds against it)."""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+RTL = ROOT / "build" / "rtl"
+
+AXIS_SIGNALS = ("tdata", "tkeep", "tlast", "tuser", "tvalid", "tready")
+AXIL_SIGNALS = ("awvalid", "awready", "awaddr", "awprot", "wvalid", "wready", "wdata", "wstrb", "bvalid", "bready",
+                "bresp", "arvalid", "arready", "araddr", "arprot", "rvalid", "rready", "rdata", "rresp")
+
+
+@dataclass
+class Interfaces:
+    ports: dict[str, tuple[str, int]]                              # name -> (in|out, width)
+    axis: dict[str, dict] = field(default_factory=dict)            # prefix -> {mode, bytes, signals}
+    axil: dict[str, dict] = field(default_factory=dict)            # prefix -> {mode, addr, data}
+    status: list[str] = field(default_factory=list)                # status_* outputs
+    status_in: list[str] = field(default_factory=list)             # status_<i> inputs (system block)
+    reset_out: list[str] = field(default_factory=list)             # core_aresetn
+
+
+def ports(top: str, rtl: Path = RTL) -> dict[str, tuple[str, int]]:
+    text = (rtl / f"{top}.v").read_text()
+    m = re.search(rf"module\s+{re.escape(top)}\s*\((.*?)\);", text, re.S)
+    if not m:
+        raise ValueError(f"module {top} not in {rtl / (top + '.v')}")
+    out = {}
+    for d, hi, lo, name in re.findall(r"^\s*(input|output)\s+(?:wire|reg)?\s*(?:\[(\d+):(\d+)\])?\s*(\w+)", m.group(1), re.M):
+        out[name] = ("in" if d == "input" else "out", int(hi) - int(lo) + 1 if hi else 1)
+    return out
+
+
+def interfaces(top: str, rtl: Path = RTL) -> Interfaces:
+    p = ports(top, rtl)
+    ifs = Interfaces(p)
+    used = set()
+    for name, (d, _) in p.items():
+        m = re.fullmatch(r"(.*)_tvalid", name)
+        if m and f"{m[1]}_tready" in p and f"{m[1]}_tdata" in p:
+            sig = [s for s in AXIS_SIGNALS if f"{m[1]}_{s}" in p]
+            used |= {f"{m[1]}_{s}" for s in sig}
+            ifs.axis[m[1]] = {"mode": "slave" if d == "in" else "master", "bytes": p[f"{m[1]}_tdata"][1] // 8,
+                              "signals": sig}
+        m = re.fullmatch(r"(.*)_awvalid", name)
+        if m:
+            used |= {f"{m[1]}_{s}" for s in AXIL_SIGNALS if f"{m[1]}_{s}" in p}
+            ifs.axil[m[1]] = {"mode": "slave" if d == "in" else "master", "addr": p[f"{m[1]}_awaddr"][1],
+                              "data": p[f"{m[1]}_wdata"][1]}
+    for name, (d, w) in p.items():
+        if name in used or (name in ("aclk", "aresetn") and d == "in"):
+            continue
+        if name.startswith("status_") and d == "out":
+            ifs.status.append(name)
+        elif re.fullmatch(r"status_\d+", name) and d == "in":
+            ifs.status_in.append(name)
+        elif name == "core_aresetn" and d == "out":
+            ifs.reset_out.append(name)
+        else:
+            raise ValueError(f"{top}: port {name} ({d}, {w} bits) follows no convention")
+    return ifs
+
+
+def manifest(rtl: Path = RTL) -> dict:
+    return json.loads((rtl / "manifest.json").read_text())
