@@ -1,0 +1,15 @@
+"""TwistedEdwardsAdder against the model's mixed addition (reference_model/curves/precomputed.py), bit for bit."""
+import pytest
+
+import simrun
+
+TOP = "TwistedEdwardsAdder_bls12_377_g1"
+
+
+def test_msm_adder():
+    simrun.run(TOP, "tb.msm_adder_tb", "verilator", extra_env={"ZK_ADDER_COUNT": "300"})
+
+
+@pytest.mark.long
+def test_msm_adder_long():
+    simrun.run(TOP, "tb.msm_adder_tb", "verilator", extra_env={"ZK_ADDER_COUNT": "5000", "ZK_ADDER_GAP": "0.05"})
