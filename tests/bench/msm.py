@@ -1,6 +1,6 @@
 """Benchmark of the MSM bucket engine (MsmAxis) against the ZPrize 2022 Hardcaml MSM (seeds 000, 004).
 
-    python -m tests.bench.msm [--npows 12,13,14] [--adversarial-npow 12] [--top MsmAxis_vu9p] [--mhz 278]
+    python -m tests.bench.msm [--npows 12,13,14] [--adversarial-npow 12] [--top MsmAxis_vu9p_model] [--mhz 278]
                               [--no-synth] [--no-check] [--json FILE]
 
 Per scalar set, one job on the simulated engine (Verilator, cocotb, no throttling; tests/tb/msm_axis_tb.py
@@ -125,7 +125,7 @@ def main(argv=None) -> int:
     ap.add_argument("--npows", default="12,13,14")
     ap.add_argument("--adversarial-npow", type=int, default=12)
     ap.add_argument("--sets", default=",".join(ADVERSARIAL), help="adversarial sets to run ('' for none)")
-    ap.add_argument("--top", default="MsmAxis_vu9p")
+    ap.add_argument("--top", default="MsmAxis_vu9p_model")
     ap.add_argument("--mhz", type=float, default=HARDCAML_MHZ)
     ap.add_argument("--no-synth", action="store_true")
     ap.add_argument("--no-check", action="store_true")

@@ -5,6 +5,7 @@ host post-processing against double-and-add, and the bad-input cases (error bits
 
 Environment: ZK_CASES  comma list of case names (CASES below) run in order on one engine without reset
              ZK_N      points per random job;  ZK_THROTTLE  pause probability on every port
+             ZK_MSM_RESULTS  file to which post-processed jobs append {points, scalars, result} (JSON lines)
              ZK_MSM_OUT where the `run_job` test writes its result (the rtl engine of the CLI and the benchmark)
              ZK_MSM_IN  JSON job for `run_job`: {"scalars": [...], "records": [[qm, qp, qt], ...]}
 """
@@ -184,6 +185,10 @@ async def check_job(tb: MsmTb, name: str, n: int, r: random.Random, post: bool =
     if post:
         got = M.postprocess(tb.layout, res["buckets"], pts, scalars)
         assert got == M.msm_double_and_add(pts, scalars), f"{name}: MSM result differs from double-and-add"
+        if os.environ.get("ZK_MSM_RESULTS"):  # for the arkworks comparison in tests/test_msm_axis.py
+            with open(os.environ["ZK_MSM_RESULTS"], "a") as f:
+                f.write(json.dumps({"points": [[str(c) for c in P] if P else None for P in pts],
+                                    "scalars": [str(s) for s in scalars], "result": M.format_result(got)}) + "\n")
     busy = res["busy"] / max(1, res["acc_cycles"])
     tb.dut._log.info(f"{name} n={n}: cycles {res['cycles']} acc {res['acc_cycles']} busy {res['busy']} "
                      f"({busy:.1%}) stalls {res['stalls']} deferred {res['deferred']} starved {res['starved']}")

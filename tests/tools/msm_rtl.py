@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """msm-rtl: an MSM with the bucket phase on the MsmAxis RTL (Verilator) and the host steps of the model.
 
-  ./run.sh msm --engine rtl --input FILE.json|DIR [--top MsmAxis_vu9p] [--verbose]
+  ./run.sh msm --engine rtl --input FILE.json|DIR [--top MsmAxis_vu9p_model] [--verbose]
   python tests/tools/msm_rtl.py --input FILE.json|DIR ...
 
 Points are precomputed as the host does (reference_model.msm.precompute_points; points without a twisted Edwards
@@ -44,9 +44,18 @@ def ensure_emitted(top: str) -> None:
                        cwd=ROOT, check=True, stdout=sys.stderr)
 
 
-def run_engine(top: str, scalars, records, seed: int = 1, throttle: float = 0.0) -> dict:
-    """Streams one job through the simulated engine; returns its counters and buckets[j][k-1] (tuples)."""
+def run_engine(top: str, scalars, records, seed: int = 1, throttle: float = 0.0, harness: str = "cpp") -> dict:
+    """Streams one job through the simulated engine; returns its counters and buckets[j][k-1] (tuples).
+    harness: "cpp" (tests/tools/msm_harness.cpp, fast) or "cocotb" (tests/tb/msm_axis_tb.py run_job)."""
     import simrun
+
+    if harness == "cpp":
+        from tools import msm_cpp
+
+        res = msm_cpp.run(top, scalars, records, pause=int(100 * throttle), seed=seed)
+        if res["error"]:
+            raise RuntimeError(f"engine error {res['error']:#x}")
+        return res
 
     with tempfile.TemporaryDirectory() as tmp:
         job, out = Path(tmp) / "job.json", Path(tmp) / "out.json"
@@ -62,7 +71,9 @@ def run_engine(top: str, scalars, records, seed: int = 1, throttle: float = 0.0)
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="msm-rtl", description=__doc__.split("\n")[0])
     ap.add_argument("--input", required=True, help="JSON file or data-set directory")
-    ap.add_argument("--top", default="MsmAxis_vu9p", help="emitted MsmAxis top (default MsmAxis_vu9p)")
+    ap.add_argument("--top", default="MsmAxis_vu9p_model", help="emitted MsmAxis top (default MsmAxis_vu9p_model: the multiplier model, cycle-identical)")
+    ap.add_argument("--harness", choices=("cpp", "cocotb"), default="cpp",
+                    help="C++ Verilator harness (default) or the cocotb testbench")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args(argv)
     try:
@@ -73,7 +84,7 @@ def main(argv=None) -> int:
         if bad:
             raise msm_data.MsmInputError(f"scalars[{bad[0]}] is >= the engine's bound {layout.order:#x}")
         pre = msm.precompute_points(points)
-        res = run_engine(args.top, scalars, pre.records)
+        res = run_engine(args.top, scalars, pre.records, harness=args.harness)
         result = msm.postprocess(layout, res["buckets"], points, scalars, pre.exceptions)
     except msm_data.MsmInputError as e:
         print(f"msm: error: {e}", file=sys.stderr)

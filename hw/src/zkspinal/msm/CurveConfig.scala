@@ -25,6 +25,8 @@ object CurveConfig {
   * @param stallDepth     entries of each window's stall FIFO (operations whose bucket is busy wait there)
   * @param scalarFifoDepth beats (two scalars each) buffered at the scalar port
   * @param pointFifoDepth points (three beats each) buffered at the point port
+  * @param mulModel       simulation only: the adder's multipliers are [[MontgomeryMulModel]] (same latency and
+  *                       results, fast to build with Verilator); never for synthesis
   */
 case class MsmConfig(
     name: String,
@@ -34,7 +36,8 @@ case class MsmConfig(
     stallDepth: Int = 8,
     scalarFifoDepth: Int = 512,
     pointFifoDepth: Int = 512,
-    arith: ArithConfig = ArithConfig()
+    arith: ArithConfig = ArithConfig(),
+    mulModel: Boolean = false
 ) {
   val bound: BigInt = scalarBound.getOrElse(curve.scalarOrder)
   require(bound > 1 && bound <= curve.scalarOrder, "scalar bound must be in 2..scalar order")
@@ -70,5 +73,8 @@ object MsmConfig {
     * simulates in seconds. */
   val small = MsmConfig("small", windows = Seq(6, 6, 6, 6), scalarBound = Some(BigInt(1) << 24), stallDepth = 4,
     scalarFifoDepth = 16, pointFifoDepth = 8)
-  val all: Seq[MsmConfig] = Seq(small, vu9p)
+  /** simulation twins with the multiplier model (cycle-identical to the real ones) */
+  val smallModel = small.copy(name = "small_model", mulModel = true)
+  val vu9pModel = vu9p.copy(name = "vu9p_model", mulModel = true)
+  val all: Seq[MsmConfig] = Seq(small, vu9p, smallModel, vu9pModel)
 }

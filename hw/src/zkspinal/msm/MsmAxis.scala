@@ -128,7 +128,7 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked {
     }
 
     // ---- jobs: a scalar and its point; a bad element raises an error instead of entering the core
-    val joined = StreamJoin(slicer.io.output, records.translateWith(records.payload ## padding).m2sPipe(flush = softReset))
+    val joined = StreamJoin(slicer.io.output, records.translateWith(padding ## records.payload).m2sPipe(flush = softReset))
     val pointBits = joined.payload._2
     val bad = joined.payload._1.outOfRange || pointBits.msb
     core.io.jobs.valid := joined.valid && !bad && !fatal

@@ -62,7 +62,7 @@ class MsmCore(val cfg: MsmConfig) extends Component {
     val cycles, accCycles, busyCycles = out(UInt(64 bits))
     val stalls, deferred, starved = out(UInt(32 bits))
   }
-  val adder = new TwistedEdwardsAdder(f, cfg.arith)
+  val adder = new TwistedEdwardsAdder(f, cfg.arith, cfg.mulModel)
   val latency: Int = adder.latency
   /** tag pipeline: stage 0 = issue register (memory read), stage 1 = adder input, stage 1 + latency = write-back */
   val writeStage: Int = 1 + latency
@@ -190,7 +190,7 @@ class MsmCore(val cfg: MsmConfig) extends Component {
     outValid := True
     outRec.value := Vec(memories.map(_.io.readData))(roWinP)
     outRec.window := roWinP.resized
-    outRec.bucket := (roAddrP + 1).resized
+    outRec.bucket := roAddrP.resize(21) + 1
     outRec.last := roWinP === W - 1 && roAddrP === lastAddr(W - 1)
   }
   io.buckets.valid := outValid

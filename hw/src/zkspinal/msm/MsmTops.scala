@@ -25,7 +25,7 @@ object MsmTops {
         "bound" -> ("0x" + cfg.bound.toString(16)), "buckets" -> (0 until cfg.numWindows).map(cfg.buckets),
         "total_buckets" -> cfg.totalBuckets, "stall_depth" -> cfg.stallDepth, "latency" -> core.latency,
         "hazard_taps" -> core.hazardTaps.size, "scalar_fifo_depth" -> cfg.scalarFifoDepth,
-        "point_fifo_depth" -> cfg.pointFifoDepth, "dsp_tiles" -> core.adder.dspTiles)
+        "point_fifo_depth" -> cfg.pointFifoDepth, "dsp_tiles" -> core.adder.dspTiles, "mul_model" -> cfg.mulModel)
     })
 
   def all: Seq[Top] = adder +: MsmConfig.all.map(axis)

@@ -23,7 +23,8 @@ case class AdderInput(n: Int) extends Bundle {
   * Negation (-Q = (QP, QM, -QT)) costs two multiplexer levels: QM/QP swap as the stage-1 right operands and F/G
   * swap after stage 2.
   */
-class TwistedEdwardsAdder(val field: FieldConfig, cfg: ArithConfig = ArithConfig()) extends Component {
+class TwistedEdwardsAdder(val field: FieldConfig, cfg: ArithConfig = ArithConfig(), mulModel: Boolean = false)
+    extends Component {
   private val n = field.width
   val io = new Bundle {
     val input = slave(Flow(AdderInput(n)))
@@ -37,7 +38,11 @@ class TwistedEdwardsAdder(val field: FieldConfig, cfg: ArithConfig = ArithConfig
     m.io.input.payload(1) := b
     m
   }
-  private def mul(a: UInt, b: UInt, v: Bool) = core(new MontgomeryMul(field, cfg), a, b, v)
+  /** mulModel: the multipliers are [[MontgomeryMulModel]] (simulation only) with the real one's latency */
+  private lazy val modelTiming = MontgomeryMulModel.realTiming(field, cfg)
+  private def mul(a: UInt, b: UInt, v: Bool): FlowCore =
+    if (mulModel) core(new MontgomeryMulModel(field, modelTiming._1, modelTiming._2), a, b, v)
+    else core(new MontgomeryMul(field, cfg), a, b, v)
   private def add(a: UInt, b: UInt, v: Bool) = core(new ModAdd(field, cfg), a, b, v)
   private def sub(a: UInt, b: UInt, v: Bool) = core(new ModSub(field, cfg), a, b, v)
 
