@@ -3,8 +3,10 @@
     python -m tests.bench.msm [--npows 12,13,14] [--adversarial-npow 12] [--top MsmAxis_vu9p_model] [--mhz 278]
                               [--no-synth] [--no-check] [--json FILE]
 
-Per scalar set, one job on the simulated engine (Verilator, cocotb, no throttling; tests/tb/msm_axis_tb.py
-run_job) with Hardcaml's layout (20 windows: 13 x 13 bits, 7 x 12 bits) on BLS12-377 G1:
+Per scalar set, one job on the simulated engine (Verilator driven from C++, tests/tools/msm_harness.cpp, no pauses)
+with Hardcaml's layout (20 windows: 13 x 13 bits, 7 x 12 bits) on BLS12-377 G1.  The default top is the twin with
+the multiplier model (MontgomeryMulModel: same products, same latency, so the same cycle counts as the real engine;
+it builds in minutes instead of hours):
   cycles        start to done (bucket clear when dirty, accumulate, flush, read-out of all 67,926 buckets)
   accumulate    accumulate + flush cycles; busy = cycles the adder took an addition (= additions performed)
   busy %        busy / accumulate;  stalls = point rounds lost to a full stall FIFO;  deferred = additions that
