@@ -8,6 +8,11 @@ TOP = "TwistedEdwardsAdder_bls12_377_g1"
 NO_INLINE = ("-fno-inline",)
 
 
+def test_msm_adder_model_twin():
+    """The same testbench on the twin with the multiplier model: the data-flow graph and operand order alone."""
+    simrun.run(TOP + "_model", "tb.msm_adder_tb", "verilator", extra_env={"ZK_ADDER_COUNT": "300"})
+
+
 def test_msm_adder():
     simrun.run(TOP, "tb.msm_adder_tb", "verilator", extra_env={"ZK_ADDER_COUNT": "300"}, build_args=NO_INLINE)
 

@@ -91,7 +91,7 @@ async def adder_vs_model(dut):
                 getattr(dut, f"io_input_payload_q_{i}").value = Q[i]
             dut.io_input_payload_negate.value = int(neg)
             dut.io_input_valid.value = 1
-            pending.append((cycle + latency + 1, mixed_add(FQ, S, Q, negate=neg), (S, Q, neg)))
+            pending.append((cycle + latency, mixed_add(FQ, S, Q, negate=neg), (S, Q, neg)))
             sent += 1
         else:
             dut.io_input_valid.value = 0

@@ -8,12 +8,14 @@ object MsmTops {
   private def curveInfo(c: CurveConfig): Map[String, Any] = Map(
     "curve" -> c.name, "field" -> c.field.name, "p" -> ("0x" + c.field.p.toString(16)), "n" -> c.field.width)
 
-  def adder: Top = {
+  /** model = true: the multiplier-model twin (simulation only; checks the testbench and the data-flow graph fast) */
+  def adder(model: Boolean): Top = {
     val c = CurveConfig.bls12_377_g1
-    Top(s"TwistedEdwardsAdder_${c.name}", "TwistedEdwardsAdder", () => new TwistedEdwardsAdder(c.field), { x =>
+    Top(s"TwistedEdwardsAdder_${c.name}" + (if (model) "_model" else ""), "TwistedEdwardsAdder",
+      () => new TwistedEdwardsAdder(c.field, mulModel = model), { x =>
       val a = x.asInstanceOf[TwistedEdwardsAdder]
       curveInfo(c) ++ Map("latency" -> a.latency, "mul_latency" -> a.mulLatency, "add_latency" -> a.addLatency,
-        "dsp_tiles" -> a.dspTiles, "multipliers" -> a.multipliers)
+        "dsp_tiles" -> a.dspTiles, "multipliers" -> a.multipliers, "mul_model" -> model)
     })
   }
 
@@ -28,5 +30,5 @@ object MsmTops {
         "point_fifo_depth" -> cfg.pointFifoDepth, "dsp_tiles" -> core.adder.dspTiles, "mul_model" -> cfg.mulModel)
     })
 
-  def all: Seq[Top] = adder +: MsmConfig.all.map(axis)
+  def all: Seq[Top] = Seq(adder(false), adder(true)) ++ MsmConfig.all.map(axis)
 }
