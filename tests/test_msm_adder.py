@@ -1,4 +1,7 @@
-"""TwistedEdwardsAdder against the model's mixed addition (reference_model/curves/precomputed.py), bit for bit."""
+"""TwistedEdwardsAdder against the model's mixed addition (reference_model/curves/precomputed.py), bit for bit.
+
+Quick tier: the real adder under Icarus (48 additions: every edge case and random ones) and the multiplier-model
+twin under Verilator (300).  Long tier: the real adder under Verilator (300, then 5,000 nearly back to back)."""
 import pytest
 
 import simrun
@@ -13,7 +16,9 @@ def test_msm_adder_model_twin():
     simrun.run(TOP + "_model", "tb.msm_adder_tb", "verilator", extra_env={"ZK_ADDER_COUNT": "300"})
 
 
+@pytest.mark.long
 def test_msm_adder():
+    """Verilator build of the real adder: about an hour of C++ compilation on two cores, hence the long tier."""
     simrun.run(TOP, "tb.msm_adder_tb", "verilator", extra_env={"ZK_ADDER_COUNT": "300"}, build_args=NO_INLINE)
 
 
@@ -21,3 +26,8 @@ def test_msm_adder():
 def test_msm_adder_long():
     simrun.run(TOP, "tb.msm_adder_tb", "verilator", extra_env={"ZK_ADDER_COUNT": "5000", "ZK_ADDER_GAP": "0.05"},
                build_args=NO_INLINE)
+
+
+def test_msm_adder_icarus():
+    """The real adder under Icarus (builds in a minute where Verilator compiles for an hour; few additions)."""
+    simrun.run(TOP, "tb.msm_adder_tb", "icarus", extra_env={"ZK_ADDER_COUNT": "48"})
