@@ -83,8 +83,10 @@ def _stamp(sources: list[Path], extra: str) -> str:
     return h.hexdigest()
 
 
-def build(top: str, sim: str, sources: list[Path] | None = None, waves: bool | None = None) -> Path:
-    """Builds (or reuses) the simulation of `top`; returns its build folder."""
+def build(top: str, sim: str, sources: list[Path] | None = None, waves: bool | None = None,
+          extra_args: tuple = ()) -> Path:
+    """Builds (or reuses) the simulation of `top`; returns its build folder.  extra_args: more simulator build
+    flags (e.g. Verilator's -fno-inline, which compiles a module used many times once)."""
     if waves is None:
         waves = os.environ.get("WAVES", "0") == "1"
     sources = sources or [RTL / top_info(top)["file"]]
@@ -93,6 +95,7 @@ def build(top: str, sim: str, sources: list[Path] | None = None, waves: bool | N
         build_args = ["-O3", "--x-assign", "fast", "--x-initial", "fast", "-Wno-fatal", "-Wno-lint", "-Wno-style"]
         if waves:
             build_args += ["--trace-fst", "--trace-structs"]
+    build_args += list(extra_args)
     build_dir = SIM_BUILD / sim / (top + ("_waves" if waves else ""))
     stamp = _stamp(sources, f"{sim} {waves} {build_args} {BUILD_FLAVOUR}")
     stamp_file = build_dir / ".zk_stamp"
@@ -112,11 +115,12 @@ def build(top: str, sim: str, sources: list[Path] | None = None, waves: bool | N
 
 
 def run(top: str, test_module: str, sim: str, testcase: str | None = None, extra_env: dict | None = None,
-        sources: list[Path] | None = None, seed: int | None = None, quiet: bool = False) -> None:
+        sources: list[Path] | None = None, seed: int | None = None, quiet: bool = False,
+        build_args: tuple = ()) -> None:
     """Builds if needed and runs the cocotb tests of `test_module` on `top`; fails with the seed to replay.
     quiet: the simulator's output goes to <build dir>/<module>.log instead of the terminal."""
     waves = os.environ.get("WAVES", "0") == "1"
-    build_dir = build(top, sim, sources, waves)
+    build_dir = build(top, sim, sources, waves, build_args)
     seed = seed_from_env() if seed is None else seed
     env = {"ZK_TOP": top, "ZK_SIM": sim, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'tests'}"}
     env.update(extra_env or {})

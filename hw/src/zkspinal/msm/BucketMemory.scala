@@ -1,0 +1,28 @@
+package zkspinal.msm
+
+import spinal.core._
+import spinal.lib._
+
+/** The buckets of one window: `buckets` accumulators of four field elements (U, V, W, T at bits [0,n), [n,2n),
+  * [2n,3n), [3n,4n)), address k - 1 for bucket k.  One synchronous read port and one write port (simple dual
+  * port): the shape of a BRAM/URAM cascade (4,096 x 1,508 bits = 21 URAM288 for a 13-bit window, 2,048 deep
+  * halves a 12-bit window's depth; Vivado infers either from this template).  The read data follows the read
+  * address by one cycle; a read and a write of the same address in the same cycle return the old contents
+  * (the scheduler never relies on either).
+  */
+class BucketMemory(val buckets: Int, val width: Int, addrBits: Int) extends Component {
+  val io = new Bundle {
+    val read = slave(Flow(UInt(addrBits bits)))
+    val readData = out(Bits(width bits))
+    val write = slave(Flow(BucketWrite(addrBits, width)))
+  }
+  private val bits = log2Up(buckets) max 1
+  private val mem = Mem(Bits(width bits), buckets)
+  io.readData := mem.readSync(io.read.payload.resize(bits), enable = io.read.valid)
+  mem.write(io.write.payload.address.resize(bits), io.write.payload.data, enable = io.write.valid)
+}
+
+case class BucketWrite(addrBits: Int, width: Int) extends Bundle {
+  val address = UInt(addrBits bits)
+  val data = Bits(width bits)
+}

@@ -1,0 +1,80 @@
+package zkspinal.msm
+
+import zkspinal.field.{ArithConfig, FieldConfig}
+
+/** A curve the MSM engine accumulates on: its base field (coordinates of the adder's operands) and the order of
+  * the scalar field (scalars are integers below it).  The adder works on the twisted Edwards (a = -1) model in
+  * the precomputed representation of reference_model/curves/precomputed.py; the curve constant d lives in the
+  * host-made records (QT = 4dxy), so the hardware needs no curve constant at all. */
+case class CurveConfig(name: String, field: FieldConfig, scalarOrder: BigInt) {
+  require(scalarOrder > 1, s"$name: scalar order must be > 1")
+  val scalarBits: Int = (scalarOrder - 1).bitLength
+}
+
+object CurveConfig {
+  val bls12_377_g1 = CurveConfig("bls12_377_g1", FieldConfig.bls12_377_fq, FieldConfig.bls12_377_fr.p)
+}
+
+/** The bucket engine: window layout (least significant first, signed digits as reference_model/msm.py's
+  * WindowLayout), scalar bound, FIFO depths.
+  *
+  * @param windows        window widths; every window but the top one has 2^(w-1) buckets, the top one
+  *                       ((bound - 1) >> offset) + 1 (its digit is never negative)
+  * @param scalarBound    scalars must be below it (the curve's scalar order; a test layout may use a smaller bound
+  *                       so that a few narrow windows cover the scalars)
+  * @param stallDepth     entries of each window's stall FIFO (operations whose bucket is busy wait there)
+  * @param scalarFifoDepth beats (two scalars each) buffered at the scalar port
+  * @param pointFifoDepth points (three beats each) buffered at the point port
+  * @param mulModel       simulation only: the adder's multipliers are [[MontgomeryMulModel]] (same latency and
+  *                       results, fast to build with Verilator); never for synthesis
+  */
+case class MsmConfig(
+    name: String,
+    curve: CurveConfig = CurveConfig.bls12_377_g1,
+    windows: Seq[Int] = Seq.fill(13)(13) ++ Seq.fill(7)(12),
+    scalarBound: Option[BigInt] = None,
+    stallDepth: Int = 8,
+    scalarFifoDepth: Int = 512,
+    pointFifoDepth: Int = 512,
+    arith: ArithConfig = ArithConfig(),
+    mulModel: Boolean = false
+) {
+  val bound: BigInt = scalarBound.getOrElse(curve.scalarOrder)
+  require(bound > 1 && bound <= curve.scalarOrder, "scalar bound must be in 2..scalar order")
+  val scalarBits: Int = (bound - 1).bitLength
+  require(scalarBits <= 256, "a scalar word is 256 bits")
+  require(windows.size >= 2 && windows.size <= 127, "2 to 127 windows (7-bit window tag)")
+  require(windows.forall(w => w >= 2 && w <= 22), "window widths must be 2..22 bits")
+  require(windows.sum >= scalarBits, s"windows cover ${windows.sum} bits; scalars have $scalarBits")
+  require(stallDepth >= 2 && isPow2(stallDepth), "stall FIFO depth must be a power of two >= 2")
+  require(scalarFifoDepth >= 2 && pointFifoDepth >= 2, "FIFO depths must be >= 2")
+  private def isPow2(x: Int) = x > 0 && (x & (x - 1)) == 0
+
+  val numWindows: Int = windows.size
+  val offsets: Seq[Int] = windows.scanLeft(0)(_ + _).dropRight(1)
+  def isTop(j: Int): Boolean = j == numWindows - 1
+  def buckets(j: Int): Int =
+    if (!isTop(j)) 1 << (windows(j) - 1) else (((bound - 1) >> offsets(j)) + 1).toInt
+  require((0 until numWindows).forall(j => buckets(j) < (1 << 21)), "a bucket index must fit the 21-bit tag")
+  val totalBuckets: Int = (0 until numWindows).map(buckets).sum
+  /** width of a digit magnitude (0 .. buckets(j)) over all windows */
+  val digitBits: Int = (0 until numWindows).map(j => log2(buckets(j)) + 1).max
+  /** address width of the largest bucket memory */
+  val addrBits: Int = (0 until numWindows).map(j => log2(buckets(j))).max max 1
+  private def log2(x: Int): Int = 32 - Integer.numberOfLeadingZeros(x - 1)
+  def layoutString: String = windows.mkString(",")
+}
+
+object MsmConfig {
+  /** Hardcaml's layout (13 windows of 13 bits, 7 of 12 bits) on BLS12-377: the board configurations. */
+  val vu9p = MsmConfig("vu9p")
+  val c1100 = MsmConfig("c1100")
+  /** Four 6-bit windows and scalars below 2^24: 32 + 32 + 32 + 64 buckets, hazards on almost every point;
+    * simulates in seconds. */
+  val small = MsmConfig("small", windows = Seq(6, 6, 6, 6), scalarBound = Some(BigInt(1) << 24), stallDepth = 4,
+    scalarFifoDepth = 16, pointFifoDepth = 8)
+  /** simulation twins with the multiplier model (cycle-identical to the real ones) */
+  val smallModel = small.copy(name = "small_model", mulModel = true)
+  val vu9pModel = vu9p.copy(name = "vu9p_model", mulModel = true)
+  val all: Seq[MsmConfig] = Seq(small, vu9p, smallModel, vu9pModel)
+}

@@ -1,0 +1,34 @@
+package zkspinal.msm
+
+import spinal.core._
+import zkspinal.system.Emit.Top
+
+/** The MSM tops that zkspinal.system.Emit writes, with their manifest entries. */
+object MsmTops {
+  private def curveInfo(c: CurveConfig): Map[String, Any] = Map(
+    "curve" -> c.name, "field" -> c.field.name, "p" -> ("0x" + c.field.p.toString(16)), "n" -> c.field.width)
+
+  /** model = true: the multiplier-model twin (simulation only; checks the testbench and the data-flow graph fast) */
+  def adder(model: Boolean): Top = {
+    val c = CurveConfig.bls12_377_g1
+    Top(s"TwistedEdwardsAdder_${c.name}" + (if (model) "_model" else ""), "TwistedEdwardsAdder",
+      () => new TwistedEdwardsAdder(c.field, mulModel = model), { x =>
+      val a = x.asInstanceOf[TwistedEdwardsAdder]
+      curveInfo(c) ++ Map("latency" -> a.latency, "mul_latency" -> a.mulLatency, "add_latency" -> a.addLatency,
+        "dsp_tiles" -> a.dspTiles, "multipliers" -> a.multipliers, "mul_model" -> model)
+    })
+  }
+
+  def axis(cfg: MsmConfig): Top =
+    Top(s"MsmAxis_${cfg.name}", "MsmAxis", () => new MsmAxis(cfg), { x =>
+      val m = x.asInstanceOf[MsmAxis]
+      val core = m.core
+      curveInfo(cfg.curve) ++ Map("config" -> cfg.name, "windows" -> cfg.windows, "layout" -> cfg.layoutString,
+        "bound" -> ("0x" + cfg.bound.toString(16)), "buckets" -> (0 until cfg.numWindows).map(cfg.buckets),
+        "total_buckets" -> cfg.totalBuckets, "stall_depth" -> cfg.stallDepth, "latency" -> core.latency,
+        "hazard_taps" -> core.hazardTaps.size, "scalar_fifo_depth" -> cfg.scalarFifoDepth,
+        "point_fifo_depth" -> cfg.pointFifoDepth, "dsp_tiles" -> core.adder.dspTiles, "mul_model" -> cfg.mulModel)
+    })
+
+  def all: Seq[Top] = Seq(adder(false), adder(true)) ++ MsmConfig.all.map(axis)
+}

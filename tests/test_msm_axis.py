@@ -1,0 +1,99 @@
+"""MsmAxis (hw/src/zkspinal/msm/MsmAxis.scala) against the model: bucket read-out bit for bit for random and
+adversarial scalar sets, the final MSM by host post-processing against double-and-add, the bad-input cases,
+random pauses on the three streams and on AXI4-Lite.  Quick tier: the `small` layout (four 6-bit windows, scalars
+below 2^24, 160 buckets); the long tier runs Hardcaml's layout on BLS12-377 scalars."""
+import json
+import subprocess
+
+import pytest
+
+import simrun
+from bench.msm_host import build_host
+from reference_model import msm_data
+
+# the engine with the multiplier model (hw/src/zkspinal/msm/MontgomeryMulModel.scala: same results, same latency,
+# cycle-identical) builds in a minute; the real multipliers are checked in test_msm_adder.py and, inside the whole
+# engine, by the long tier (test_msm_axis_real_long)
+SMALL = "MsmAxis_small_model"
+SAME_TOP = pytest.mark.xdist_group(SMALL)
+
+
+def check_with_arkworks(results, tmp_path):
+    """Every post-processed RTL result against arkworks' own MSM (sw/host-msm `msm`) of the same input."""
+    host = build_host()
+    lines = results.read_text().splitlines()
+    assert lines, "the testbench reported no post-processed job"
+    for i, line in enumerate(lines):
+        job = json.loads(line)
+        points = [tuple(int(c) for c in P) if P else None for P in job["points"]]
+        d = tmp_path / f"job{i}"
+        msm_data.save(d, points, [int(s) for s in job["scalars"]])
+        ark = subprocess.run([str(host), "msm", "--dir", str(d)], capture_output=True, text=True, check=True)
+        assert ark.stdout.strip() == job["result"], f"job {i}: RTL + post-processing differs from arkworks"
+
+
+@SAME_TOP
+def test_msm_axis_jobs(tmp_path):
+    results = tmp_path / "results.jsonl"
+    simrun.run(SMALL, "tb.msm_axis_tb", "verilator", testcase="msm_jobs",
+               extra_env={"ZK_N": "24", "ZK_MSM_RESULTS": str(results)})
+    check_with_arkworks(results, tmp_path)
+
+
+@SAME_TOP
+def test_msm_axis_bad_input():
+    simrun.run(SMALL, "tb.msm_axis_tb", "verilator", testcase="msm_bad_input")
+
+
+@pytest.mark.long
+@SAME_TOP
+def test_msm_axis_jobs_long():
+    simrun.run(SMALL, "tb.msm_axis_tb", "verilator", testcase="msm_jobs",
+               extra_env={"ZK_N": "300", "ZK_THROTTLE": "0.5"})
+
+
+@pytest.mark.long
+def test_msm_axis_real_long():
+    """The engine with its real Montgomery multipliers (a long Verilator build), every scalar set."""
+    simrun.run("MsmAxis_small", "tb.msm_axis_tb", "verilator", testcase="msm_jobs", extra_env={"ZK_N": "16"},
+               build_args=("-fno-inline",))
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("name", ["random", "max", "hammer", "alternating", "equal"])
+def test_msm_axis_vu9p_long(name):
+    """Hardcaml's layout on full BLS12-377 scalars (multiplier model) through the C++ harness (random pauses on the three streams):
+    buckets bit for bit against the model."""
+    import random
+
+    from reference_model import msm
+    from tools import msm_cpp
+    from tools.msm_rtl import layout_of
+    from bench.msm import scalars_for
+
+    top = "MsmAxis_vu9p_model"
+    layout = layout_of(top)
+    seed = simrun.seed_from_env()
+    r = random.Random(seed)
+    points, _ = msm_data.generate(7, seed & 0xFFFF)
+    records = msm.precompute_points(points).records
+    scalars = scalars_for(name, layout, len(points), r)
+    res = msm_cpp.run(top, scalars, records, pause=30, seed=seed)
+    assert res["error"] == 0, res
+    assert res["buckets"] == msm.accumulate_buckets(layout, records, scalars), f"{name}: replay with SEED={seed}"
+
+
+@pytest.mark.long
+def test_msm_rtl_cli_vs_arkworks(tmp_path):
+    """./run.sh msm --engine rtl (tests/tools/msm_rtl.py) on a generated data set against arkworks' MSM."""
+    import sys
+
+    from conftest import ROOT
+
+    host = build_host()
+    subprocess.run([str(host), "gen", "--npow", "8", "--seed", "3", "--out", str(tmp_path)], check=True)
+    rtl = subprocess.run([sys.executable, str(ROOT / "tests/tools/msm_rtl.py"), "--input", str(tmp_path)],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert rtl.returncode == 0, rtl.stderr
+    ark = subprocess.run([str(host), "msm", "--dir", str(tmp_path)], capture_output=True, text=True, check=True)
+    assert rtl.stdout.strip() == ark.stdout.strip()

@@ -1,0 +1,68 @@
+"""The C++ Verilator harness of MsmAxis (tests/tools/msm_harness.cpp): build and run one job.
+
+build(top) compiles build/rtl/<top>.v with the harness into build/sim/cpp/<top>[_waves]/msm_harness (cached by the
+md5 of both).  run(top, scalars, records, pause, seed) streams one job and returns the counters and the buckets.
+WAVES=1 builds with FST tracing and writes build/sim/cpp/<top>_waves/msm.fst.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+
+import simrun
+from reference_model import msm_formats as MF
+from reference_model.curves import FQ
+
+HARNESS = Path(__file__).resolve().parent / "msm_harness.cpp"
+
+
+def build(top: str, waves: bool | None = None) -> Path:
+    if waves is None:
+        waves = os.environ.get("WAVES", "0") == "1"
+    verilog = simrun.RTL / simrun.top_info(top)["file"]
+    out = simrun.SIM_BUILD / "cpp" / (top + ("_waves" if waves else ""))
+    exe = out / "msm_harness"
+    stamp = hashlib.md5(verilog.read_bytes() + HARNESS.read_bytes() + str(waves).encode()).hexdigest()
+    stamp_file = out / ".zk_stamp"
+    if exe.exists() and stamp_file.exists() and stamp_file.read_text() == stamp:
+        return exe
+    out.mkdir(parents=True, exist_ok=True)
+    cflags = f"-DTOP_HEADER='\"V{top}.h\"' -DTOP_CLASS=V{top} -O2" + (" -DZK_TRACE" if waves else "")
+    cmd = ["verilator", "--cc", "--exe", "--build", "-O3", "--x-assign", "fast", "--x-initial", "fast",
+           "-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", top, "--Mdir", str(out), "-o", "msm_harness",
+           "-CFLAGS", cflags, "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include", str(verilog), str(HARNESS)]
+    if waves:
+        cmd[4:4] = ["--trace-fst"]
+    subprocess.run(cmd, check=True, env=simrun.sim_env(), cwd=out)
+    stamp_file.write_text(stamp)
+    return exe
+
+
+def run(top: str, scalars, records, pause: int = 0, seed: int = 1, count: int | None = None,
+        scalar_bytes: bytes | None = None, point_bytes: bytes | None = None) -> dict:
+    """One job; `buckets` is None when the engine reported an error (see `error`)."""
+    exe = build(top)
+    with tempfile.TemporaryDirectory() as tmp:
+        t = Path(tmp)
+        (t / "s.bin").write_bytes(MF.scalar_stream(scalars) if scalar_bytes is None else scalar_bytes)
+        (t / "p.bin").write_bytes(MF.pack_point_records(records) if point_bytes is None else point_bytes)
+        args = [str(exe), str(t / "s.bin"), str(t / "p.bin"), str(len(scalars) if count is None else count),
+                str(t / "b.bin"), str(t / "out.json"), str(pause), str(seed)]
+        if os.environ.get("WAVES", "0") == "1":
+            args.append(str(exe.parent / "msm.fst"))
+        proc = subprocess.run(args, capture_output=True, text=True)
+        if not (t / "out.json").exists():
+            raise RuntimeError(f"msm_harness failed ({proc.returncode}): {proc.stderr[-2000:]}")
+        res = json.loads((t / "out.json").read_text())
+        data = (t / "b.bin").read_bytes()
+    from simrun import top_info
+    from tools.msm_rtl import layout_of
+
+    layout = layout_of(top)
+    res["buckets"] = MF.unpack_bucket_records(layout, data, FQ.p) if res["error"] == 0 else None
+    res["latency"] = top_info(top)["latency"]
+    return res
