@@ -2,7 +2,7 @@
 # zkspinal: the one entry point.  ./run.sh help lists the commands.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-cd "$ROOT"
+cd "$ROOT" || exit 1
 VENV="$ROOT/.venv"
 STEP="start"
 
@@ -18,13 +18,15 @@ usage: ./run.sh [command] [options]
   setup             install what is missing (apt packages, .venv, Mill) and nothing else
   emit [--only RE]  emit the Verilog of every core into build/rtl and print each top's md5
   test [--long]     the quick test suite (with --long: also the soak runs); other args go to pytest
-  bench [core]      benchmarks (field, poseidon-model, msm-host, keccak, host; none: all); core --help lists options
+  bench [core]      benchmarks (field, keccak, msm, poseidon-model, msm-host, host, system; none: all + report)
   constants [--check]  regenerate constants/poseidon (--check: compare the committed files instead)
   poseidon-model ARGS  the Poseidon golden model CLI (python -m reference_model.poseidon ARGS)
-  msm --input FILE [--windows SPEC]   an MSM computed by the golden model (python -m reference_model.msm run)
+  msm --input FILE [--engine model|rtl] [--windows SPEC]
+                    an MSM by the golden model, or with its bucket phase on the MsmAxis RTL (Verilator)
   msm-model ARGS    the MSM model CLI (gen, run, streams, post)
   keccak-speed --rounds R --elements N --freq F --runs M [--engine cpu|rtl] [--units U]
                     the SNAP test_speed checksum on the CPU program or the KeccakSpeed RTL
+  vivado BOARD [--core TOP] [--core-mhz MHZ] ...   bitstream for c1100 or vu9p (needs Vivado on PATH)
   help              this text
 USAGE
 }
@@ -39,6 +41,8 @@ setup_apt() {
   need make || missing+=(make)
   need g++ || missing+=(g++)
   need valgrind || missing+=(valgrind)
+  need tclsh || missing+=(tcl)                          # the Vivado scripts' checks run under tclsh
+  need shellcheck || missing+=(shellcheck)
   [ -f /usr/include/lz4.h ] || missing+=(liblz4-dev)   # FST waveforms of the Verilator builds
   need cargo || [ -x "$HOME/.cargo/bin/cargo" ] || missing+=(cargo)
   need mvn || missing+=(maven)
@@ -111,8 +115,23 @@ case "$cmd" in
   bench) setup; activate; emit; STEP="bench ${1:-all}"; py -m tests.bench "$@" || die "benchmark failed" ;;
   constants) setup; activate; py -m reference_model.poseidon.constants "$@" ;;
   poseidon-model) setup >/dev/null; activate; exec "$VENV/bin/python" -m reference_model.poseidon "$@" ;;
-  msm) setup >/dev/null; activate; exec "$VENV/bin/python" -m reference_model.msm run "$@" ;;
+  msm) setup >/dev/null; activate; engine=model; args=()
+    while [ $# -gt 0 ]; do
+      case "$1" in --engine) engine="${2:-}"; shift; [ $# -gt 0 ] && shift ;; --engine=*) engine="${1#*=}"; shift ;; *) args+=("$1"); shift ;; esac
+    done
+    case "$engine" in
+      model) exec "$VENV/bin/python" -m reference_model.msm run "${args[@]}" ;;
+      rtl) exec "$VENV/bin/python" tests/tools/msm_rtl.py "${args[@]}" ;;
+      *) echo "run.sh msm: --engine must be model or rtl (got '$engine')" >&2; exit 2 ;;
+    esac ;;
   msm-model) setup >/dev/null; activate; exec "$VENV/bin/python" -m reference_model.msm "$@" ;;
   keccak-speed) setup >/dev/null; activate; exec "$VENV/bin/python" tests/tools/keccak_speed.py "$@" ;;
+  vivado) setup; activate; emit
+    BOARD="${1:-}"; [ -n "$BOARD" ] || die "usage: ./run.sh vivado c1100|vu9p [--core TOP] [--core-mhz MHZ] [--fifo-depth N] [--jobs N] [--flash-mb MB]"
+    shift; STEP="vivado $BOARD"
+    need vivado || die "vivado is not on PATH (source Vivado's settings64.sh); without it, ./run.sh test checks the scripts (tests/test_vivado_tcl.py)"
+    mkdir -p "build/vivado/$BOARD"
+    vivado -mode batch -nojournal -log "build/vivado/$BOARD/vivado.log" -source vivado/build.tcl -tclargs --board "$BOARD" "$@" \
+      || die "the Vivado build failed (exit 2: timing not met; see build/vivado/$BOARD/)" ;;
   *) usage >&2; exit 2 ;;
 esac

@@ -24,7 +24,8 @@ from . import msm, msm_data, msm_formats
 from .curves import FQ
 
 
-# engines that compute `run`: the golden model; the RTL engine joins when the MSM hardware is emitted
+# engines that compute `run` here: the golden model (the RTL engine is tests/tools/msm_rtl.py, reached through
+# ./run.sh msm --engine rtl, since it needs the simulators)
 ENGINES = ("model",)
 
 
@@ -50,7 +51,7 @@ def _parser() -> argparse.ArgumentParser:
     common(p)
     p.add_argument("--method", choices=("pippenger", "double-and-add"), default="pippenger")
     p.add_argument("--engine", choices=ENGINES, default="model",
-                   help="model: this package (the only engine until the MSM RTL lands)")
+                   help="model: this package (./run.sh msm --engine rtl runs the RTL)")
     p = sub.add_parser("gen", help="generate a data set")
     p.add_argument("--npow", type=int, required=True)
     p.add_argument("--seed", type=int, default=0)

@@ -19,6 +19,7 @@ BENCHES = {
     "keccak": "keccak",
     "host": "host",
     "system": "system",
+    "msm": "msm",
     "report": "report",
 }
 
