@@ -1,7 +1,8 @@
 """The Vivado scripts (vivado/) run under tclsh with the command stub (vivado/stub/), and what they ask Vivado to
 build is checked by vivado/stub/check.py: connectivity of every core pin and interface, stream widths against the
 emitted Verilog, clock domains meeting only in asynchronous FIFOs / the two-clock SmartConnect / reset
-synchronizers, XDMA channels, the user BAR map, documented parts and board pins, the packaged IP.  Negative tests:
+synchronizers, XDMA channels, the user BAR map, the flash controller (FlashCtrl_<board> at 0x20000 on both boards,
+its ICAP clock, the configuration settings of the flash layout), documented parts and board pins, the packaged IP.  Negative tests:
 every single connection of a block design, dropped in turn, and script variants with a line removed or a property
 changed make the checker fail.
 
@@ -74,14 +75,15 @@ def assert_clean(proc, record: Path, board: str | None):
 # ---------------------------------------------------------------- the port reader (Tcl) against Python's
 def test_tcl_port_reader_matches_python(tmp_path):
     names = [p.stem for p in RTL.glob("*.v") if re.match(r"(PoseidonAxis|MsmAxis|KeccakSpongeAxis|KeccakSpeed|"
-                                                        r"PairFixture|SystemBlock|InbandLast)_", p.stem)]
+                                                        r"PairFixture|SystemBlock|InbandLast)_|FlashCtrl_(c1100|vu9p)$", p.stem)]
     assert len(names) >= 5
     script = tmp_path / "ports.tcl"
     script.write_text(f"source {VIVADO / 'lib' / 'zk_rtl.tcl'}\n"
                       "foreach t $argv { set i [zk::interfaces $t]\n"
                       "  dict for {n a} [dict get $i axis] { puts \"$t axis $n [dict get $a mode] [dict get $a width] [join [dict get $a signals] ,]\" }\n"
                       "  dict for {n a} [dict get $i axil] { puts \"$t axil $n [dict get $a mode] [dict get $a addr]\" }\n"
-                      "  puts \"$t status [join [dict get $i status] ,] [join [dict get $i status_in] ,] [join [dict get $i reset_out] ,]\" }\n")
+                      "  puts \"$t status [join [dict get $i status] ,] [join [dict get $i status_in] ,] [join [dict get $i reset_out] ,]\"\n"
+                      "  puts \"$t clocks [join [dict get $i aux_clocks] ,]\" }\n")
     out = subprocess.run(["tclsh", str(script), *names], capture_output=True, text=True, check=True).stdout
     want = []
     for t in names:
@@ -89,6 +91,8 @@ def test_tcl_port_reader_matches_python(tmp_path):
         want += [f"{t} axis {n} {a['mode']} {a['bytes']} {','.join(a['signals'])}" for n, a in i.axis.items()]
         want += [f"{t} axil {n} {a['mode']} {a['addr']}" for n, a in i.axil.items()]
         want.append(f"{t} status {','.join(i.status)} {','.join(i.status_in)} {','.join(i.reset_out)}")
+        want.append(f"{t} clocks {','.join(i.aux_clocks)}")
+    assert "FlashCtrl_c1100 clocks icap_clk" in want
     assert out.split("\n")[:-1] == want
 
 
@@ -106,8 +110,12 @@ def test_package_ip_every_board_top(tmp_path):
     proc, record = run_stub(tmp_path, VIVADO / "package_ip.tcl", "--out", tmp_path / "ip")
     assert_clean(proc, record, None)
     packaged = sorted(f["name"] for f in facts(record, "component"))
-    expected = sorted(t for k in [*CORE_KINDS, "SystemBlock", "InbandLast"] for t in tops(k))
+    expected = sorted([t for k in [*CORE_KINDS, "SystemBlock", "InbandLast"] for t in tops(k)] +
+                      ["FlashCtrl_c1100", "FlashCtrl_vu9p"])
     assert packaged == expected
+    # the flash controller's second clock is a clock interface of its own, with no bus on it
+    buses = {(f["component"], f["name"]) for f in facts(record, "bus")}
+    assert ("FlashCtrl_c1100", "icap_clk") in buses and ("FlashCtrl_small", "icap_clk") not in buses
     version = (VIVADO / "VERSION").read_text().strip()
     for c in facts(record, "component"):
         assert c["vendor"] == "zkspinal.org" and c["version"] == version and c["saved"] == "1"
@@ -215,6 +223,15 @@ def copy_scripts(tmp: Path) -> Path:
     # a wrong part and a wrong pin
     (("bd_c1100.tcl", "xcu55n-fsvh2892-2L-e", "xcu55c-fsvh2892-2L-e"), "part"),
     (("constraints/c1100.xdc", "PACKAGE_PIN BF41", "PACKAGE_PIN BF42"), "board pins"),
+    # the flash controller at the wrong BAR offset, clocked by the core clock, its ICAP on the 250 MHz XDMA clock,
+    # the other board's controller (another IDCODE), no fallback to the golden image, no quad SPI boot
+    (("lib/zk_bd.tcl", "variable flash_offset 0x20000", "variable flash_offset 0x30000"), "/flash/s_axil/regs"),
+    (("lib/zk_bd.tcl", "zk::bd::net xdma_0/axi_aclk flash/aclk", "zk::bd::net core_clk/clk_out1 flash/aclk"), "axi_aclk"),
+    (("lib/zk_bd.tcl", "zk::bd::net core_clk/clk_out2 flash/icap_clk", "zk::bd::net xdma_0/axi_aclk flash/icap_clk"),
+     "ICAPE3 runs at 200 MHz at most"),
+    (("bd_c1100.tcl", "flash FlashCtrl_c1100", "flash FlashCtrl_vu9p"), "needs one FlashCtrl_c1100"),
+    (("constraints/c1100.xdc", "CONFIGFALLBACK ENABLE", "CONFIGFALLBACK DISABLE"), "CONFIGFALLBACK"),
+    (("constraints/c1100.xdc", "set_property CONFIG_MODE SPIx4", "set_property CONFIG_MODE SPIx1"), "CONFIG_MODE"),
 ])
 def test_script_variant_fails(tmp_path, edit, expect):
     path, old, new = edit
@@ -230,10 +247,60 @@ def test_script_variant_fails(tmp_path, edit, expect):
     assert any(expect in p for p in problems), problems
 
 
+@pytest.mark.parametrize("board", BOARDS)
+def test_flash_controller_on_both_boards(tmp_path, board):
+    proc, record = bd(tmp_path, board)
+    assert_clean(proc, record, board)
+    cells = {f["path"]: f["vlnv"].split(":")[2] for f in facts(record, "cell")}
+    assert [c for c, v in cells.items() if v.startswith("FlashCtrl_")] == ["/flash"]
+    assert cells["/flash"] == f"FlashCtrl_{board}"
+    seg = {tuple(a["seg"]): (int(a["offset"], 0), int(a["range"], 0)) for a in facts(record, "address")}
+    assert seg[("/flash/s_axil/regs",)] == (0x20000, 0x10000)
+    nets = [set(f["ends"]) for f in facts(record, "net")]
+    assert {"/xdma_0/axi_aclk", "/flash/aclk"} <= next(n for n in nets if "/flash/aclk" in n)
+    assert {"/xdma_0/axi_aresetn", "/flash/aresetn"} <= next(n for n in nets if "/flash/aresetn" in n)
+    assert next(n for n in nets if "/flash/icap_clk" in n) == {"/core_clk/clk_out2", "/flash/icap_clk"}
+    props = {(f["path"], f["k"]): f["v"] for f in facts(record, "cell_prop")}
+    assert float(props[("/core_clk", "CONFIG.CLKOUT2_REQUESTED_OUT_FREQ")]) <= 200
+    assert props[("/xdma_0", "CONFIG.axilite_master_scale")] == "Megabytes"
+    assert int(props[("/xdma_0", "CONFIG.axilite_master_size")]) << 20 >= 256 << 10
+    assert any("/flash/s_axil" in f["ends"] for f in facts(record, "intf_net"))
+
+
+def test_flash_controller_left_out_fails(tmp_path):
+    dst = copy_scripts(tmp_path)
+    f = dst / "lib" / "zk_bd.tcl"
+    text = f.read_text()
+    start = text.index("    # the flash controller on the last master port")
+    tail = "[get_bd_addr_segs flash/s_axil/regs]\n"
+    end = text.index(tail, start) + len(tail)
+    f.write_text(text[:start] + text[end:])
+    proc, record = bd(tmp_path, "c1100", "--core", "KeccakSpongeAxis_r1", script=dst / "bd_c1100.tcl",
+                      env={"ZK_RTL": str(RTL)})
+    assert proc.returncode == 0, proc.stderr
+    problems = vcheck.check(record, "c1100")
+    assert any("needs one FlashCtrl_c1100" in p for p in problems), problems
+
+
+def test_two_icap_primitives_fail(tmp_path):
+    """A second flash controller would put a second ICAPE3 and STARTUPE3 into the device."""
+    proc, record = bd(tmp_path, "vu9p", "--core", "PairFixture_d16")
+    assert_clean(proc, record, "vu9p")
+    lines = record.read_text().splitlines()
+    flash = next(line for line in lines if '"t":"cell"' in line and '"path":"/flash"' in line)
+    record.write_text("\n".join(lines + [flash.replace('"/flash"', '"/flash2"')]) + "\n")
+    problems = vcheck.check(record, "vu9p")
+    assert any("2 ICAPE3 primitives" in p for p in problems), problems
+    assert any("2 STARTUPE3 primitives" in p for p in problems), problems
+
+
 @pytest.mark.parametrize("override, expect", [("h2c0_fifo:CONFIG.TDATA_NUM_BYTES=16", "widths differ"),
                                               ("c2h0_fifo:CONFIG.IS_ACLK_ASYNC=0", "clock domains"),
                                               ("xdma_0:CONFIG.xdma_axi_intf_mm=AXI_Memory_Mapped", "AXI4-Stream"),
-                                              ("xdma_0:CONFIG.xdma_wnum_chnl=2", "C2H channels")])
+                                              ("xdma_0:CONFIG.xdma_wnum_chnl=2", "C2H channels"),
+                                              ("xdma_0:CONFIG.axilite_master_scale=Kilobytes", "user BAR"),
+                                              ("core_clk:CONFIG.CLKOUT2_REQUESTED_OUT_FREQ=250", "ICAPE3"),
+                                              ("core_clk:CONFIG.CLKOUT2_USED=false", "core_clk/clk_out2")])
 def test_property_change_fails(tmp_path, override, expect):
     proc, record = bd(tmp_path, "c1100", "--core", "KeccakSpongeAxis_r1", env={"ZK_STUB_SET": override})
     problems = vcheck.check(record, "c1100")
@@ -271,11 +338,38 @@ def test_build_flow(tmp_path, board):
     assert reports["report_utilization"].startswith(str(out / "reports"))
     assert reports["report_timing_summary"] == str(out / "reports" / "timing_summary.rpt")
     assert {"report_clock_interaction", "report_cdc"} <= set(reports)
-    assert facts(record, "result")[0]["bitstreams"] == [str(out / f"zk_{board}.bit")]
+    bit, golden = str(out / f"zk_{board}.bit"), str(out / f"zk_{board}_golden.bit")
+    assert facts(record, "result")[0]["bitstreams"] == [bit, golden]
     cfg = facts(record, "cfgmem")[0]
     assert cfg["size"] == "128" and cfg["interface"] == "SPIx4" and cfg["file"] == str(out / f"zk_{board}.mcs")
+    # the flash layout: golden image at 0 rebooting into the update image at half the flash (64 MiB of 128)
+    assert cfg["loadbit"].split() == ["up", "0x0", golden, "up", "0x04000000", bit]
+    props = {f["file"]: dict(zip(f["props"][::2], f["props"][1::2])) for f in facts(record, "bitstream")}
+    assert props[golden]["BITSTREAM.CONFIG.NEXT_CONFIG_ADDR"] == "0x04000000"
+    assert props[golden]["BITSTREAM.CONFIG.NEXT_CONFIG_REBOOT"] == "ENABLE"
+    assert props[bit] == {"BITSTREAM.CONFIG.NEXT_CONFIG_REBOOT": "DISABLE"}
     clk = {f["k"]: f["v"] for f in facts(record, "cell_prop") if f["path"] == "/core_clk"}
     assert clk["CONFIG.CLKOUT1_REQUESTED_OUT_FREQ"] == "150"
+
+
+@pytest.mark.parametrize("edit, expect", [
+    (("set_property BITSTREAM.CONFIG.NEXT_CONFIG_ADDR $half", "set_property BITSTREAM.CONFIG.NEXT_CONFIG_ADDR 0x0"),
+     "NEXT_CONFIG_ADDR"),
+    (("-loadbit \"up 0x0 $golden up $half $bit\"", "-loadbit \"up 0x0 $golden\""), "bitstreams at"),
+    (("set_property BITSTREAM.CONFIG.NEXT_CONFIG_REBOOT DISABLE", "set_property BITSTREAM.CONFIG.NEXT_CONFIG_REBOOT ENABLE"),
+     "update"),
+])
+def test_build_flash_layout_variant_fails(tmp_path, edit, expect):
+    old, new = edit
+    dst = copy_scripts(tmp_path)
+    f = dst / "build.tcl"
+    assert old in f.read_text()
+    f.write_text(f.read_text().replace(old, new))
+    proc, record = run_stub(tmp_path, f, "--board", "c1100", "--core", "KeccakSpongeAxis_r1", "--out", tmp_path / "out",
+                            "--ip", tmp_path / "ip", "--flash-mb", 128, env={"ZK_RTL": str(RTL)})
+    assert proc.returncode == 0, proc.stderr
+    problems = vcheck.check(record, "c1100")
+    assert any(expect in p for p in problems), problems
 
 
 def test_build_refuses_unknown_board(tmp_path):

@@ -1,6 +1,7 @@
 # Block design for the AMD Varium C1100 (xcu55n-fsvh2892-2L-e): XDMA Gen3 x8, 256-bit AXI4-Stream at 250 MHz,
 # H2C/C2H channels for the core's streams through asynchronous FIFOs to the core clock, the AXI4-Lite master on
-# the user BAR to the core's registers (0x00000) and the system block (0x10000).  See vivado/lib/zk_bd.tcl.
+# the user BAR to the core's registers (0x00000), the system block (0x10000) and the flash controller (0x20000).
+# See vivado/lib/zk_bd.tcl.
 #
 #   vivado -mode batch -source vivado/bd_c1100.tcl -tclargs [--core TOP] [--core-mhz 200] [--fifo-depth 4096]
 #                                                          [--out build/vivado/c1100] [--ip build/ip]
@@ -11,6 +12,7 @@ set zk_board_c1100 [dict create name c1100 part xcu55n-fsvh2892-2L-e \
     xdma [dict create lanes X8 speed 8.0_GT/s bytes 32 device_id 9038] \
     sysclk_hz 100000000 \
     tie_outputs {hbm_cattrip 0} \
+    flash FlashCtrl_c1100 \
     xdc [file join $zk::root vivado constraints c1100.xdc] \
     default_cores {PoseidonAxis_c1100 PoseidonAxis_* KeccakSpongeAxis_r24 KeccakSpongeAxis_*}]
 

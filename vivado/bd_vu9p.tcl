@@ -11,6 +11,7 @@ source [file join [file dirname [file normalize [info script]]] lib zk_bd.tcl]
 set zk_board_vu9p [dict create name vu9p part xcvu9p-fsgd2104-2L-e \
     xdma [dict create lanes X16 speed 8.0_GT/s bytes 64 device_id 903F] \
     sysclk_hz 300000000 \
+    flash FlashCtrl_vu9p \
     xdc [file join $zk::root vivado constraints vu9p.xdc] \
     default_cores {MsmAxis_vu9p MsmAxis_* PairFixture_*}]
 

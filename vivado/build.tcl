@@ -4,9 +4,12 @@
 #   vivado -mode batch -source vivado/build.tcl -tclargs --board c1100|vu9p [--core TOP] [--core-mhz MHZ]
 #          [--fifo-depth N] [--jobs 2] [--out build/vivado/BOARD] [--ip build/ip] [--flash-mb SIZE]
 #
-# Writes OUT/zk_BOARD.bit, OUT/reports/*.rpt, and OUT/zk_BOARD.mcs when --flash-mb gives the configuration flash
-# size in MB (not assumed: read it from the card's documentation).  Exits 2 when timing is not met (the bitstream
-# is still written, for inspection).
+# Writes OUT/zk_BOARD.bit and .bin (the update image zk-flash writes), OUT/reports/*.rpt, and, when --flash-mb gives
+# the configuration flash size in MB (not assumed: read it from the card's documentation), the flash layout of
+# sw/README.md: OUT/zk_BOARD_golden.bit (NEXT_CONFIG_ADDR = half the flash: at power-up it reboots into the update
+# slot, and with CONFIGFALLBACK (constraints/*.xdc) a bad update image falls back to it) and OUT/zk_BOARD.mcs with
+# the golden image at 0 and the update image at half the flash.  Exits 2 when timing is not met (the bitstream is
+# still written, for inspection).
 set zk_here [file dirname [file normalize [info script]]]
 set ::zk_bd_library_only 1
 source [file join $zk_here lib zk_rtl.tcl]
@@ -20,6 +23,8 @@ set spec [set zk_board_$board]
 if {[dict get $opts out] eq ""} { dict set opts out build/vivado/$board }
 if {[dict get $opts core-mhz] eq ""} { dict set opts core-mhz [expr {$board eq "c1100" ? 200 : 250}] }
 if {[dict get $opts core] eq ""} { dict set opts core [zk::bd::default_core [dict get $spec default_cores]] }
+set flash_mb [dict get $opts flash-mb]
+if {$flash_mb ne "" && (![string is integer -strict $flash_mb] || $flash_mb < 1)} { error "build.tcl: --flash-mb $flash_mb" }
 set jobs [dict get $opts jobs]
 if {![string is integer -strict $jobs] || $jobs < 1} { error "build.tcl: --jobs $jobs" }
 set out [file normalize [dict get $opts out]]
@@ -42,10 +47,17 @@ report_utilization -hierarchical -hierarchical_depth 3 -file [file join $reports
 report_timing_summary -max_paths 20 -warn_on_violation -file [file join $reports timing_summary.rpt]
 report_clock_interaction -file [file join $reports clock_interaction.rpt]
 report_cdc -file [file join $reports cdc.rpt]
+# the update image: no IPROG of its own (loaded by the golden image or by zk-flash reload, it must not reboot)
 set bit [file join $out zk_$board.bit]
-write_bitstream -force $bit
-if {[dict get $opts flash-mb] ne ""} {
-    write_cfgmem -force -format mcs -size [dict get $opts flash-mb] -interface SPIx4 -loadbit "up 0x0 $bit" \
+set_property BITSTREAM.CONFIG.NEXT_CONFIG_REBOOT DISABLE [current_design]
+write_bitstream -force -bin_file $bit
+if {$flash_mb ne ""} {
+    set half [format 0x%08X [expr {$flash_mb << 19}]]
+    set golden [file join $out zk_${board}_golden.bit]
+    set_property BITSTREAM.CONFIG.NEXT_CONFIG_ADDR $half [current_design]
+    set_property BITSTREAM.CONFIG.NEXT_CONFIG_REBOOT ENABLE [current_design]
+    write_bitstream -force $golden
+    write_cfgmem -force -format mcs -size $flash_mb -interface SPIx4 -loadbit "up 0x0 $golden up $half $bit" \
         [file join $out zk_$board.mcs]
 }
 set wns [get_property STATS.WNS [get_runs impl_1]]

@@ -13,6 +13,9 @@ namespace eval zk {
     variable library zk
     # the tops a board design can instantiate (field cores and bare permutations are not board-level)
     variable board_kinds {PoseidonAxis MsmAxis KeccakSpongeAxis KeccakSpeed PairFixture SystemBlock InbandLast}
+    # the flash controllers of the boards (STARTUPE3 + ICAPE3); FlashCtrl_small, with SPI and ICAP ports, is the
+    # simulation top and not board-level
+    variable board_flash_tops {FlashCtrl_c1100 FlashCtrl_vu9p}
 }
 
 proc zk::vlnv {top} {
@@ -23,8 +26,10 @@ proc zk::vlnv {top} {
 
 proc zk::board_tops {} {
     variable board_kinds
+    variable board_flash_tops
     set out {}
     foreach k $board_kinds { lappend out {*}[zk::rtl_tops ${k}_*] }
+    foreach t $board_flash_tops { lappend out {*}[zk::rtl_tops $t] }
     return $out
 }
 
@@ -97,6 +102,11 @@ proc zk::package_top {top out part} {
     zk::map $clk CLK aclk
     zk::param $clk ASSOCIATED_BUSIF [join $busifs :]
     zk::param $clk ASSOCIATED_RESET [join [concat aresetn [dict get $ifs reset_out]] :]
+    # clocks without a bus (FlashCtrl's icap_clk): declared as clock inputs; the core crosses to them inside
+    foreach c [dict get $ifs aux_clocks] {
+        set bi [zk::bus $core $c xilinx.com:signal:clock_rtl:1.0 xilinx.com:signal:clock:1.0 slave]
+        zk::map $bi CLK $c
+    }
 
     set_property VERSION [dict get $ver version] $core
     set_property core_revision [dict get $ver revision] $core

@@ -10,6 +10,9 @@ set_property CONFIG_VOLTAGE 1.8                        [current_design]
 set_property CONFIG_MODE SPIx4                         [current_design]
 set_property BITSTREAM.CONFIG.SPI_BUSWIDTH 4           [current_design]
 set_property BITSTREAM.CONFIG.SPI_32BIT_ADDR YES       [current_design]
+# the flash layout of zk-flash (sw/README.md): the FPGA falls back to the golden image when the update image fails
+# to configure (its NEXT_CONFIG_ADDR, at half the flash, is set by vivado/build.tcl on the golden bitstream only)
+set_property BITSTREAM.CONFIG.CONFIGFALLBACK ENABLE    [current_design]
 set_property BITSTREAM.GENERAL.COMPRESS TRUE           [current_design]
 set_property BITSTREAM.CONFIG.UNUSEDPIN PULLUP         [current_design]
 
@@ -34,3 +37,8 @@ set_false_path -to [get_ports hbm_cattrip]
 
 # PCIe lanes 0..7 (source, for reference; placed by the XDMA IP):
 #   rx_p AL2 AM4 AN6 AN2 AP4 AR2 AT4 AU2    tx_p AL11 AM9 AN11 AP9 AR11 AR7 AT9 AU11   (quads 227, 226)
+
+# FlashCtrl's ICAPE3 clock (the clock wizard's clk_out2, 100 MHz) meets the flash controller's aclk (XDMA axi_aclk)
+# only in the core's own synchronizers (BufferCC, ASYNC_REG registers): the two clocks are asynchronous
+set_clock_groups -asynchronous -group [get_clocks -of_objects [get_pins -hier -filter {NAME =~ */flash/icap_clk}]] \
+    -group [get_clocks -of_objects [get_pins -hier -filter {NAME =~ */flash/aclk}]]

@@ -5,8 +5,13 @@
 
 set_property CFGBVS GND                                [current_design]
 set_property CONFIG_VOLTAGE 1.8                        [current_design]
+# configuration from the card's quad SPI flash (zk-flash writes it; sw/README.md)
 set_property BITSTREAM.CONFIG.SPI_BUSWIDTH 4           [current_design]
+set_property CONFIG_MODE SPIx4                         [current_design]
 set_property BITSTREAM.CONFIG.SPI_32BIT_ADDR YES       [current_design]
+# the flash layout of zk-flash (sw/README.md): the FPGA falls back to the golden image when the update image fails
+# to configure (its NEXT_CONFIG_ADDR, at half the flash, is set by vivado/build.tcl on the golden bitstream only)
+set_property BITSTREAM.CONFIG.CONFIGFALLBACK ENABLE    [current_design]
 set_property BITSTREAM.GENERAL.COMPRESS TRUE           [current_design]
 set_property BITSTREAM.CONFIG.UNUSEDPIN PULLUP         [current_design]
 
@@ -25,3 +30,8 @@ set_property -dict {PACKAGE_PIN AY38 IOSTANDARD LVDS} [get_ports sysclk_clk_n]
 
 # PCIe lanes 0..15 are in quads 227..224 (source: rx_p AF2 AG4 AH2 AJ4 | AK2 AL4 AM2 AN4 | AP2 AR4 AT2 AU4 |
 # AV2 AW4 BA2 BC2); placed by the XDMA IP.
+
+# FlashCtrl's ICAPE3 clock (the clock wizard's clk_out2, 100 MHz) meets the flash controller's aclk (XDMA axi_aclk)
+# only in the core's own synchronizers (BufferCC, ASYNC_REG registers): the two clocks are asynchronous
+set_clock_groups -asynchronous -group [get_clocks -of_objects [get_pins -hier -filter {NAME =~ */flash/icap_clk}]] \
+    -group [get_clocks -of_objects [get_pins -hier -filter {NAME =~ */flash/aclk}]]

@@ -9,6 +9,10 @@
 #   C2H channel k   k-th AXI4-Stream master of the core: core -> [width converter] -> async FIFO -> XDMA S_AXIS_C2H_k
 #   user BAR        XDMA M_AXI_LITE -> SmartConnect -> core AXI4-Lite slave at 0x00000 (64 KiB)
 #                                                 -> SystemBlock at 0x10000 (4 KiB)
+#                                                 -> FlashCtrl_<board> at 0x20000 (64 KiB; XDMA clock domain)
+#   flash           FlashCtrl (configuration flash through STARTUPE3, IPROG through ICAPE3): aclk/aresetn are the
+#                   XDMA's axi_aclk/axi_aresetn (the host's RESET pulse does not reach it: a core reset must not cut
+#                   a flash write), icap_clk the clock wizard's clk_out2 (see zk::bd::icap_mhz)
 #   resets          rst_core (core clock): XDMA axi_aresetn and the clock wizard's locked -> system block;
 #                   system block core_aresetn (host RESET register, 16 cycles) -> core, adapters, C2H FIFOs;
 #                   rst_xdma (XDMA clock): axi_aresetn and, through its aux input, core_aresetn -> H2C FIFOs
@@ -23,6 +27,15 @@ namespace eval zk::bd {
     variable core_window 0x10000
     variable sys_offset 0x10000
     variable sys_range 0x1000
+    variable flash_offset 0x20000
+    variable flash_range 0x10000
+    # ICAPE3 runs at up to 200 MHz (DS923).  The XDMA's axi_aclk is 250 MHz and the design has no 125 MHz clock, so
+    # the clock wizard (already fed by the board clock, running before the PCIe link is up) gets a second output at
+    # 100 MHz for it.  FlashCtrl crosses between aclk and icap_clk inside (BufferCC of a toggle, quasi-static WBSTAR).
+    variable icap_mhz 100
+    # the user BAR (XDMA axilite_master_size in MB) covers the core window, the system block and the flash window;
+    # sw/ maps ZK_USER_MAP_BYTES = 0x30000 of it
+    variable bar_mb 1
 }
 
 proc zk::bd::cell {vlnv name {props {}}} {
@@ -99,9 +112,16 @@ proc zk::bd::build {board opts} {
         }
     }
     set sys_top [zk::bd::system_block_for [llength $status]]
+    set flash_top [dict get $board flash]
+    if {![zk::rtl_exists $flash_top]} { error "zk: $flash_top is missing: emit it (Emit --only 'FlashCtrl.*')" }
+    set fifs [zk::interfaces $flash_top]
+    if {[dict keys [dict get $fifs axil]] ne {s_axil} || [dict get $fifs aux_clocks] ne {icap_clk}} {
+        error "zk: $flash_top: expected an AXI4-Lite slave s_axil and an icap_clk input"
+    }
+    if {(1 << [dict get $fifs axil s_axil addr]) > $zk::bd::flash_range} { error "zk: $flash_top: register window larger than 64 KiB" }
 
     # ---- project and IP
-    set tops [lsort -unique [concat $core_top $sys_top [dict values $adapters]]]
+    set tops [lsort -unique [concat $core_top $sys_top $flash_top [dict values $adapters]]]
     foreach t $tops { zk::package_top $t $ipdir $part }
     create_project -force $name $out -part $part
     set_property ip_repo_paths [list $ipdir] [current_project]
@@ -131,7 +151,7 @@ proc zk::bd::build {board opts} {
         CONFIG.xdma_rnum_chnl [expr {max(1, [llength $h2c])}] \
         CONFIG.xdma_wnum_chnl [expr {max(1, [llength $c2h])}] \
         CONFIG.axilite_master_en true \
-        CONFIG.axilite_master_size 1 \
+        CONFIG.axilite_master_size $zk::bd::bar_mb \
         CONFIG.axilite_master_scale Megabytes \
         CONFIG.xdma_num_usr_irq 1]
     connect_bd_intf_net [get_bd_intf_ports pcie_refclk] [zk::bd::ipin refclk_buf/CLK_IN_D]
@@ -153,6 +173,7 @@ proc zk::bd::build {board opts} {
         CONFIG.PRIM_SOURCE Differential_clock_capable_pin \
         CONFIG.PRIM_IN_FREQ [expr {[dict get $board sysclk_hz] / 1000000.0}] \
         CONFIG.CLKOUT1_REQUESTED_OUT_FREQ $core_mhz \
+        CONFIG.CLKOUT2_USED true CONFIG.CLKOUT2_REQUESTED_OUT_FREQ $zk::bd::icap_mhz \
         CONFIG.USE_RESET false CONFIG.USE_LOCKED true]
     connect_bd_intf_net [get_bd_intf_ports sysclk] [zk::bd::ipin core_clk/CLK_IN1_D]
     zk::bd::cell xilinx.com:ip:proc_sys_reset:5.0 rst_core [list CONFIG.C_EXT_RESET_HIGH 0 CONFIG.C_AUX_RESET_HIGH 0]
@@ -177,7 +198,7 @@ proc zk::bd::build {board opts} {
     zk::bd::net sys/core_aresetn core/aresetn
 
     # ---- user BAR: SmartConnect on both clocks
-    zk::bd::cell xilinx.com:ip:smartconnect:1.0 axil_ic [list CONFIG.NUM_SI 1 CONFIG.NUM_MI [expr {1 + [llength $axil]}] CONFIG.NUM_CLKS 2]
+    zk::bd::cell xilinx.com:ip:smartconnect:1.0 axil_ic [list CONFIG.NUM_SI 1 CONFIG.NUM_MI [expr {2 + [llength $axil]}] CONFIG.NUM_CLKS 2]
     zk::bd::net xdma_0/axi_aclk axil_ic/aclk
     zk::bd::net core_clk/clk_out1 axil_ic/aclk1
     zk::bd::net xdma_0/axi_aresetn axil_ic/aresetn
@@ -190,6 +211,14 @@ proc zk::bd::build {board opts} {
         assign_bd_address -offset 0x0 -range $zk::bd::core_window \
             -target_address_space [get_bd_addr_spaces xdma_0/M_AXI_LITE] [get_bd_addr_segs core/$p/regs]
     }
+    # the flash controller on the last master port, in the XDMA clock domain
+    zk::bd::cell [zk::vlnv $flash_top] flash
+    zk::bd::net xdma_0/axi_aclk flash/aclk
+    zk::bd::net xdma_0/axi_aresetn flash/aresetn
+    zk::bd::net core_clk/clk_out2 flash/icap_clk
+    zk::bd::inet [format axil_ic/M%02d_AXI [expr {1 + [llength $axil]}]] flash/s_axil
+    assign_bd_address -offset $zk::bd::flash_offset -range $zk::bd::flash_range \
+        -target_address_space [get_bd_addr_spaces xdma_0/M_AXI_LITE] [get_bd_addr_segs flash/s_axil/regs]
 
     # ---- streams
     set k 0
@@ -252,7 +281,7 @@ proc zk::bd::build {board opts} {
     set_property top ${name}_wrapper [current_fileset]
     add_files -fileset constrs_1 -norecurse [dict get $board xdc]
     update_compile_order -fileset sources_1
-    puts "zk: block design $name: core $core_top ($kind), system block $sys_top, [llength $h2c] H2C / [llength $c2h] C2H channels, core clock $core_mhz MHz, FIFO depth $depth"
+    puts "zk: block design $name: core $core_top ($kind), system block $sys_top, flash $flash_top, [llength $h2c] H2C / [llength $c2h] C2H channels, core clock $core_mhz MHz, FIFO depth $depth"
     return ${name}_wrapper
 }
 

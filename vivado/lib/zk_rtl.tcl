@@ -6,6 +6,8 @@
 #   AXI4-Lite   <prefix>_{aw,w,b,ar,r}{valid,ready,...}         slave when <prefix>_awvalid is an input
 #   status_*    outputs (status words for the system block); status_<i> inputs (the system block's own)
 #   core_aresetn output (the system block's reset pulse)
+#   icap_clk input: a second clock with no bus on it (FlashCtrl's ICAPE3 clock; the core crosses to it inside,
+#   through BufferCC, see hw/src/zkspinal/system/FlashCtrl.scala)
 # Any other port is an error: a core must not drop into a board design with a pin nobody knows how to connect.
 
 namespace eval zk {
@@ -60,6 +62,7 @@ proc zk::ports {top} {
 #   axis    {name {mode slave|master width BYTES signals {tdata ...}} ...}   in port order
 #   axil    {name {mode slave|master addr BITS}}
 #   status  {status_x ...}  (outputs)     status_in {status_0 ...} (inputs)     outputs_reset {core_aresetn}?
+#   aux_clocks {icap_clk}?  clock inputs besides aclk that no interface belongs to (the crossing is inside the core)
 proc zk::interfaces {top} {
     set ports [zk::ports $top]
     set dirs [dict create]
@@ -70,6 +73,7 @@ proc zk::interfaces {top} {
     set status {}
     set status_in {}
     set reset_out {}
+    set aux_clocks {}
     set used [dict create]
     foreach p $ports {
         lassign $p n d w
@@ -102,13 +106,14 @@ proc zk::interfaces {top} {
         if {[string match status_* $n] && $d eq "out"} { lappend status $n; continue }
         if {[regexp {^status_\d+$} $n] && $d eq "in"} { lappend status_in $n; continue }
         if {$n eq "core_aresetn" && $d eq "out"} { lappend reset_out $n; continue }
+        if {$n eq "icap_clk" && $d eq "in" && $w == 1} { lappend aux_clocks $n; continue }
         error "zk: $top: port $n ($d, $w bits) follows no convention (aclk, aresetn, AXI4-Stream, AXI4-Lite, status_*)"
     }
     foreach need {aclk aresetn} {
         if {![dict exists $dirs $need]} { error "zk: $top has no $need port" }
     }
     return [dict create clock aclk reset aresetn axis $axis axil $axil status $status status_in $status_in \
-        reset_out $reset_out widths $widths]
+        reset_out $reset_out aux_clocks $aux_clocks widths $widths]
 }
 
 # The manifest "kind" of a top (Emit writes one JSON object per line).

@@ -74,6 +74,9 @@ def util_ds_buf(props: dict) -> IpModel:
 def clk_wiz(props: dict) -> IpModel:
     m = IpModel({"clk_out1": Pin("out", "clk", source=True), "locked": Pin("out")},
                 {"CLK_IN1_D": Intf("slave", "diff_clock", required=True)})
+    for n in range(2, 8):
+        if _b(props, f"CLKOUT{n}_USED", False):
+            m.pins[f"clk_out{n}"] = Pin("out", "clk", source=True)
     if _b(props, "USE_RESET", True):
         m.pins["reset"] = Pin("in", "rst", required=True)
     return m

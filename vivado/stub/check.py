@@ -7,7 +7,8 @@ Checks: the script ran; the part; every IP cell is known and its required inputs
 interface of every zkspinal cell is connected; nets have one driver; AXI4-Stream widths match on both ends and match
 the Verilog ports; clock domains meet only inside cells built for it (asynchronous FIFOs, a multi-clock SmartConnect,
 reset synchronizers); resets come from their own domain; XDMA in AXI4-Stream mode with one channel per core stream;
-the user BAR map (core 0x00000, system block 0x10000); the board pins of the XDC; packaged IP matches the ports.
+the user BAR map (core 0x00000, system block 0x10000, flash controller 0x20000); the flash controller's hookup and
+the configuration settings of the flash layout (flash.py); the board pins of the XDC; packaged IP matches the ports.
 """
 from __future__ import annotations
 
@@ -21,11 +22,12 @@ import rtl  # noqa: E402
 from record import load  # noqa: E402
 from boards import BOARDS, BoardChecks  # noqa: E402,F401
 from package import PackageChecks  # noqa: E402
+from flash import FLASH_OFFSET, FLASH_RANGE, FlashChecks  # noqa: E402
 
 SYS_OFFSET, SYS_RANGE, CORE_OFFSET, CORE_RANGE = 0x10000, 0x1000, 0x0, 0x10000
 
 
-class Checker(BoardChecks, PackageChecks):
+class Checker(BoardChecks, PackageChecks, FlashChecks):
     def __init__(self, rec: dict, board: str | None, rtl_dir: Path = rtl.RTL):
         self.rec, self.board, self.rtl_dir = rec, board, rtl_dir
         self.problems: list[str] = []
@@ -47,6 +49,9 @@ class Checker(BoardChecks, PackageChecks):
             m.pins[s] = catalog.Pin("in", "data", "aclk", required=True)
         for s in ifs.reset_out:
             m.pins[s] = catalog.Pin("out", "rst", "aclk", required=True)
+        # a second clock no pin or interface belongs to: the core crosses to it inside (FlashCtrl's icap_clk)
+        for s in ifs.aux_clocks:
+            m.pins[s] = catalog.Pin("in", "clk", required=True)
         for n, a in ifs.axis.items():
             m.intfs[n] = catalog.Intf(a["mode"], "axis", "aclk", a["bytes"], True)
         for n, a in ifs.axil.items():
@@ -256,7 +261,8 @@ class Checker(BoardChecks, PackageChecks):
         for cell, c in self.rec["cells"].items():
             name = c["vlnv"].split(":")[2]
             pins = {"axis_data_fifo": ["s_axis_aresetn"], "axis_dwidth_converter": ["aresetn"]}.get(name, [])
-            if cell in self.zk and not name.startswith("SystemBlock"):
+            # the flash controller stays out of the host's core reset: it must not cut a flash write short
+            if cell in self.zk and not name.startswith(("SystemBlock", "FlashCtrl")):
                 pins = ["aresetn"]
             for p in pins:
                 if f"{cell}/{p}" in self.net_of and not self.host_reset(f"{cell}/{p}"):
@@ -289,7 +295,7 @@ class Checker(BoardChecks, PackageChecks):
             if props.get("CONFIG.pl_link_cap_max_link_width") != b["lanes"]:
                 self.bad(f"{x}: link width {props.get('CONFIG.pl_link_cap_max_link_width')}, board {b['lanes']}")
         for cell, ifs in self.zk.items():
-            if self.rec["cells"][cell]["vlnv"].split(":")[2].startswith(("SystemBlock", "InbandLast")):
+            if self.rec["cells"][cell]["vlnv"].split(":")[2].startswith(("SystemBlock", "InbandLast", "FlashCtrl")):
                 continue
             ins = [n for n, a in ifs.axis.items() if a["mode"] == "slave"]
             outs = [n for n, a in ifs.axis.items() if a["mode"] == "master"]
@@ -340,7 +346,8 @@ class Checker(BoardChecks, PackageChecks):
             name = self.rec["cells"][cell]["vlnv"].split(":")[2]
             for n, a in ifs.axil.items():
                 seg = f"{cell}/{n}/regs"
-                want = (SYS_OFFSET, SYS_RANGE) if name.startswith("SystemBlock") else (CORE_OFFSET, CORE_RANGE)
+                want = ((SYS_OFFSET, SYS_RANGE) if name.startswith("SystemBlock") else
+                        (FLASH_OFFSET, FLASH_RANGE) if name.startswith("FlashCtrl") else (CORE_OFFSET, CORE_RANGE))
                 if segs.get(seg) != want:
                     self.bad(f"{seg}: address {segs.get(seg)}, expected {tuple(hex(v) for v in want)}")
                 elif (1 << a["addr"]) > want[1]:
@@ -368,6 +375,7 @@ class Checker(BoardChecks, PackageChecks):
             self.check_zk_widths()
             self.check_xdma()
             self.check_addresses()
+            self.check_flash()
             if self.board:
                 self.check_board()
         return self.problems

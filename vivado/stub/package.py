@@ -14,7 +14,7 @@ class PackageChecks:
             if comp["version"] != version:
                 self.bad(f"IP {name}: version {comp['version']}, vivado/VERSION {version}")
             ifs = rtl.interfaces(name, self.rtl_dir)
-            want = set(ifs.axis) | set(ifs.axil) | {"aclk", "aresetn"} | set(ifs.reset_out)
+            want = set(ifs.axis) | set(ifs.axil) | {"aclk", "aresetn"} | set(ifs.reset_out) | set(ifs.aux_clocks)
             if set(comp["bus"]) != want:
                 self.bad(f"IP {name}: bus interfaces {sorted(comp['bus'])}, ports say {sorted(want)}")
                 continue
@@ -41,6 +41,11 @@ class PackageChecks:
             assoc = set(filter(None, comp["bus"]["aclk"]["params"].get("ASSOCIATED_BUSIF", "").split(":")))
             if assoc != set(ifs.axis) | set(ifs.axil):
                 self.bad(f"IP {name}: aclk ASSOCIATED_BUSIF {sorted(assoc)}")
+            for c in ifs.aux_clocks:
+                if comp["bus"][c]["props"].get("bus_type_vlnv") != "xilinx.com:signal:clock:1.0":
+                    self.bad(f"IP {name} {c}: not a clock interface")
+                if comp["bus"][c]["params"].get("ASSOCIATED_BUSIF"):
+                    self.bad(f"IP {name} {c}: a bus on the second clock")
             if comp["bus"]["aresetn"]["params"].get("POLARITY") != "ACTIVE_LOW":
                 self.bad(f"IP {name}: aresetn polarity")
             for n, a in ifs.axil.items():

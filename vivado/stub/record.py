@@ -8,7 +8,7 @@ from pathlib import Path
 
 def load(path: Path) -> dict:
     rec = {"cells": {}, "ports": {}, "intf_ports": {}, "nets": [], "intf_nets": [], "addresses": [], "components": {},
-           "runs": [], "reports": [], "cfgmem": [], "dropped": [], "result": {}, "props": {}}
+           "runs": [], "reports": [], "cfgmem": [], "dropped": [], "result": {}, "props": {}, "bitstreams": {}}
     for line in path.read_text().splitlines():
         f = json.loads(line)
         t = f.pop("t")
@@ -46,6 +46,9 @@ def load(path: Path) -> dict:
             rec["components"][f["component"]]["blocks"][f"{f['mm']}/{f['block']}"][f["k"]] = f["v"]
         elif t in ("run", "report"):
             rec[t + "s"].append(f)
+        elif t == "bitstream":
+            p = f["props"]
+            rec["bitstreams"][f["file"]] = dict(zip(p[::2], p[1::2]))
         elif t in ("cfgmem", "dropped"):
             rec[t].append(f)
         elif t == "prop":

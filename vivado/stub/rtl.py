@@ -23,6 +23,7 @@ class Interfaces:
     status: list[str] = field(default_factory=list)                # status_* outputs
     status_in: list[str] = field(default_factory=list)             # status_<i> inputs (system block)
     reset_out: list[str] = field(default_factory=list)             # core_aresetn
+    aux_clocks: list[str] = field(default_factory=list)            # icap_clk: a clock no interface belongs to
 
 
 def ports(top: str, rtl: Path = RTL) -> dict[str, tuple[str, int]]:
@@ -61,6 +62,8 @@ def interfaces(top: str, rtl: Path = RTL) -> Interfaces:
             ifs.status_in.append(name)
         elif name == "core_aresetn" and d == "out":
             ifs.reset_out.append(name)
+        elif name == "icap_clk" and d == "in" and w == 1:
+            ifs.aux_clocks.append(name)
         else:
             raise ValueError(f"{top}: port {name} ({d}, {w} bits) follows no convention")
     return ifs

@@ -76,6 +76,9 @@ proc stub::write {file error} {
         stub::fact $fh run runs* [dict get $r runs] jobs [expr {[dict exists $o jobs] ? [dict get $o jobs] : ""}] \
             to_step [expr {[dict exists $o to_step] ? [dict get $o to_step] : ""}]
     }
+    foreach b [dict get $rec bitstream_props] {
+        stub::fact $fh bitstream file [lindex $b 0] props* [concat {*}[lindex $b 1]]
+    }
     foreach r [dict get $rec reports] { stub::fact $fh report kind [dict get $r kind] file [dict get $r file] }
     foreach r [dict get $rec cfgmem] {
         set o [dict get $r opts]

@@ -12,7 +12,7 @@ namespace eval ipx {}
 namespace eval stub {
     variable rec [dict create part "" project "" files {} xdc {} components {} cells {} ports {} intf_ports {} \
         nets {} intf_nets {} addresses {} runs {} reports {} bitstreams {} cfgmem {} ip_repo_paths {} \
-        bd_design "" wrapper "" commands {} dropped {} props {}]
+        bd_design "" wrapper "" commands {} dropped {} props {} bitstream_props {}]
     variable connects 0
     variable generated {}
     variable cur_core ""
@@ -61,6 +61,8 @@ proc create_project {args} {
 proc close_project {args} { stub::log close_project {*}$args }
 proc current_project {args} { return [dict get $stub::rec project] }
 proc current_fileset {args} { return sources_1 }
+# the open (synthesized or implemented) design: its properties are the bitstream settings
+proc current_design {args} { return design }
 proc get_filesets {args} { return $args }
 proc update_compile_order {args} {}
 proc set_part {part} { dict set stub::rec part $part }
@@ -113,6 +115,7 @@ proc stub::setprop {obj k v} {
     if {[dict exists $rec ports $obj]} { dict set rec ports $obj props $k $v; return }
     if {[dict exists $rec intf_ports $obj]} { dict set rec intf_ports $obj props $k $v; return }
     if {[string match run:* $obj]} { dict set rec props $obj $k $v; return }
+    if {$obj eq "design"} { dict set rec props design $k $v; return }
     error "set_property: no such object '$obj'"
 }
 
@@ -280,8 +283,11 @@ proc report_timing_summary {args} { stub::report report_timing_summary $args }
 proc report_clock_interaction {args} { stub::report report_clock_interaction $args }
 proc report_cdc {args} { stub::report report_cdc $args }
 proc write_bitstream {args} {
-    lassign [stub::parse write_bitstream $args {} {force}] o pos
+    lassign [stub::parse write_bitstream $args {} {force bin_file}] o pos
     dict lappend stub::rec bitstreams [file normalize [lindex $pos 0]]
+    # the design's bitstream properties at the time this bitstream is written
+    set p [expr {[dict exists $stub::rec props design] ? [dict get $stub::rec props design] : {}}]
+    dict lappend stub::rec bitstream_props [list [file normalize [lindex $pos 0]] $p]
 }
 proc write_cfgmem {args} {
     lassign [stub::parse write_cfgmem $args {format size interface loadbit} {force}] o pos
