@@ -43,6 +43,7 @@ object Emit {
 
   def allTops: Seq[Top] = FieldConfig.all.flatMap(fieldTops(_))
     .++(zkspinal.keccak.KeccakTops.all)
+    .++(zkspinal.poseidon.PoseidonTops.all)
 
   private def md5(path: String): String =
     MessageDigest.getInstance("MD5").digest(Files.readAllBytes(Paths.get(path))).map("%02x".format(_)).mkString
