@@ -25,7 +25,8 @@ OUT_RECORD = 41
 def build(top: str) -> Path:
     """Builds (or reuses, keyed by the md5 of the Verilog and the harness) the harness binary of `top`."""
     verilog = simrun.RTL / simrun.top_info(top)["file"]
-    key = hashlib.md5(verilog.read_bytes() + HARNESS.read_bytes()).hexdigest()[:16]
+    key = hashlib.md5(verilog.read_bytes() + HARNESS.read_bytes() +
+                      os.environ.get("ZK_HARNESS_OPT", "-O1").encode()).hexdigest()[:16]
     out = BUILD / top
     binary = out / "obj_dir" / "poseidon_axis_sim"
     stamp = out / ".stamp"
@@ -41,7 +42,10 @@ def build(top: str) -> Path:
            str(verilog), str(HARNESS)]
     r = subprocess.run(cmd, cwd=out, env=env, stdout=log, stderr=subprocess.STDOUT)
     if r.returncode == 0:
-        r = subprocess.run(["make", "-C", "obj_dir", "-f", f"V{top}.mk", "-j", "1", "CFG_CXXFLAGS_PCH_I=-include"],
+        # OPT_FAST: the generated model is large; -O1 compiles several times faster than the default -Os
+        opt = os.environ.get("ZK_HARNESS_OPT", "-O1")
+        r = subprocess.run(["make", "-C", "obj_dir", "-f", f"V{top}.mk", "-j", "1", "CFG_CXXFLAGS_PCH_I=-include",
+                            f"OPT_FAST={opt}"],
                            cwd=out, env=env, stdout=log, stderr=subprocess.STDOUT)
     log.close()
     if r.returncode != 0 or not binary.exists():

@@ -4,7 +4,8 @@
 
 For every built-in arity, a stream of --hashes random MerkleTree frames at full rate through the C++ Verilator
 harness (tests/harness/poseidon_axis_main.cpp), every digest checked against the model:
-  cycles/hash   steady state: the cycles between the output beats of the second half of the stream
+  cycles/hash   steady state: (t[i] - t[i - S]) / S averaged over the outputs after the first 2 S, with S the
+                ring slots of all engines (the hashes in flight; output comes in bursts of one ring population)
   latency       cycles from the first input beat to the first digest (rings empty)
   utilization   Montgomery products the hash needs (reference_model.poseidon.count_ops) / (multipliers x cycles/hash)
   Mhash/s       --mhz / cycles per hash
@@ -35,7 +36,7 @@ TRIDENT_DSP = 4108
 TARGETS = {2: 4e6, 11: 1e6}  # issue: c1100 at 250 MHz
 
 
-def measure(top: str, arity: int, hashes: int, seed: int) -> dict:
+def measure(top: str, arity: int, hashes: int, seed: int, ring: int) -> dict:
     r = random.Random(seed)
     p = P.poseidon_constants(arity).p
     pres = [[r.randrange(p) for _ in range(arity)] for _ in range(hashes)]
@@ -51,8 +52,12 @@ def measure(top: str, arity: int, hashes: int, seed: int) -> dict:
     bad = [i for i, ((dg, user, _), w) in enumerate(zip(outs, want)) if user or dg != w]
     assert not bad, f"arity {arity}: {len(bad)} digests differ from the model (first: hash {bad[0]})"
     times = [c for _, _, c in outs]
-    half = hashes // 2
-    steady = (times[-1] - times[half]) / (hashes - 1 - half)
+    # the rings hold `ring` hashes and every slot finishes one hash per revolution of its program, so the output
+    # is bursty; hash i and hash i - ring used the same slot one after the other: average (t[i] - t[i-ring]) / ring
+    # over the hashes after the first two ring populations
+    window = [(times[i] - times[i - ring]) / ring for i in range(2 * ring, hashes)]
+    assert window, f"{hashes} hashes do not fill the rings three times ({ring} slots)"
+    steady = sum(window) / len(window)
     return {"arity": arity, "hashes": hashes, "cycles_per_hash": steady, "latency": times[0],
             "sim_cycles": stats["cycles"], "sim_seconds": wall}
 
@@ -74,7 +79,8 @@ def main(argv: list[str] | None = None) -> int:
           f"engine, {'optimized' if meta['optimized'] else 'plain'} schedule", flush=True)
     rows = []
     for arity, beats, planned in zip(meta["arities"], meta["beats_per_hash"], meta["cycles_per_hash"]):
-        m = measure(top, arity, max(a.hashes, 3 * meta["engines"] * meta["slots"] // 2), a.seed + arity)
+        ring = meta["engines"] * meta["slots"]
+        m = measure(top, arity, max(a.hashes, 3 * ring + 50), a.seed + arity, ring)
         ops = P.count_ops(P.poseidon_constants(arity), meta["optimized"])
         m.update({"beats": beats, "planned_cycles_per_hash": float(planned), "products": ops.mul,
                   "utilization": ops.mul / (mults * m["cycles_per_hash"]),

@@ -117,7 +117,7 @@ class PoseidonAxis(val cfg: PoseidonConfig) extends Component with AxiClocked {
     val arityNow = Mux(header, declared, count.resize(8))
     val hits = cfg.arities.map(a => arityNow === a)
     val built = hits.reduce(_ || _)
-    val arityIdx = OHToUInt(Cat(hits.reverse)).resize(core.arityIdxBits)
+    val arityIdx = OHToUInt(Cat(hits)).resize(core.arityIdxBits) // Cat of a Seq: first element is the LSB
     val tooLong = count === lanes || (header && (count === 0 || count.resize(8) > declared))
     val merkleTag = Vec((0 until lanes + 1).map(a => U((BigInt(1) << a) - 1, n bits)))(count)
     val err = Bits(PoseidonErrors.bits bits)
