@@ -18,7 +18,7 @@ Usage errors exit with status 2.
 --sim verilator (default): the C++ harness (tests/harness/poseidon_axis_main.cpp), built on first use.
 --sim icarus: cocotb with Icarus (tests/tb/poseidon_axis_tb.py, cocotb_file_stream); correct but very slow here
 (one Montgomery multiplier simulates at ~60 cycles/s), meant for a handful of arity-2 hashes.
---config: small (default), small_plain or c1100 (see hw/src/zkspinal/poseidon/PoseidonConfig.scala).
+--config: c1100 (default), small or small_plain (see hw/src/zkspinal/poseidon/PoseidonConfig.scala).
 """
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="./run.sh hash", description="Poseidon digests from the PoseidonAxis RTL.")
     ap.add_argument("--arity", type=int, required=True)
     ap.add_argument("--sim", choices=["verilator", "icarus"], default="verilator")
-    ap.add_argument("--config", default="small")
+    ap.add_argument("--config", default="c1100")
     ap.add_argument("--pause", type=float, default=0.0, help="random pause probability on both ports (0..0.9)")
     a = ap.parse_args(argv)
     if not 1 <= a.arity <= 16:
