@@ -9,8 +9,8 @@ harness (tests/harness/poseidon_axis_main.cpp), every digest checked against the
   latency       cycles from the first input beat to the first digest (rings empty)
   utilization   Montgomery products the hash needs (reference_model.poseidon.count_ops) / (multipliers x cycles/hash)
   Mhash/s       --mhz / cycles per hash
-and yosys synth_xilinx -family xcup of the whole top (tests/bench/synth.py): DSP48E2, LUT, FF, BRAM, the deepest
-register-to-register logic (LUT levels, longest carry chain).  TRIDENT's published figures are printed alongside.
+and yosys synth_xilinx -family xcup of the whole top, hierarchically (tests/bench/poseidon_synth.py): DSP48E2, LUT,
+FF, BRAM, the deepest register-to-register logic (LUT levels, longest carry chain).  TRIDENT's published figures are printed alongside.
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 import poseidon_harness as H  # noqa: E402
 import reference_model.poseidon as P  # noqa: E402
 import simrun  # noqa: E402
-from tests.bench import synth  # noqa: E402
+from tests.bench import poseidon_synth  # noqa: E402
 
 # seed 001 (published): hash rates on a Varium C1100 at 100 MHz with 4,108 DSP
 TRIDENT_RATE = {2: 0.991e6, 8: 358e3, 11: 305e3}
@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     syn = None
     if not a.no_synth:
         t = time.time()
-        syn = synth.run(simrun.RTL / meta["file"], top)
+        syn = poseidon_synth.run(simrun.RTL / meta["file"], top)
         print(f"  yosys: {time.time() - t:.0f} s", flush=True)
 
     print(f"\nPoseidonAxis_{a.config} at {a.mhz:.0f} MHz (cycles from Verilator simulation; TRIDENT: published, "
@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     if syn:
         print(f"yosys synth_xilinx (xcup), whole top: {syn['dsp']} DSP48E2, {syn['lut']} LUT, {syn['ff']} FF, "
               f"{syn['srl']} SRL, {syn['lutram']} LUTRAM, {syn['bram36']} BRAM36, {syn['uram']} URAM; deepest path "
-              f"{syn['lut_levels']} LUT levels, longest carry chain {syn['carry_bits']} bits")
+              f"{syn['lut_levels']} LUT levels (in {syn['deepest_module']}), longest carry chain {syn['carry_bits']} bits")
     a.json.parent.mkdir(parents=True, exist_ok=True)
     a.json.write_text(json.dumps({"top": top, "mhz": a.mhz, "meta": meta, "arities": rows, "synth": syn}, indent=1))
     print(f"results in {a.json}")
