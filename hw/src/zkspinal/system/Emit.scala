@@ -43,6 +43,7 @@ object Emit {
 
   def allTops: Seq[Top] = FieldConfig.all.flatMap(fieldTops(_))
     .++(zkspinal.keccak.KeccakTops.all)
+    .++(zkspinal.poseidon.PoseidonTops.all)
     .++(zkspinal.msm.MsmTops.all)
     .++(SystemTops.all)
     .++(FlashTops.all)

@@ -1,0 +1,54 @@
+package zkspinal.poseidon
+
+import zkspinal.field._
+
+/** A Poseidon hasher: the arities built in, the round schedule and the amount of parallel hardware.
+  *
+  * The core is `engines` identical round engines ([[PoseidonEngine]]).  Each engine owns one S-box unit (x^5 as
+  * three chained Montgomery multipliers) and `multipliers` Montgomery multipliers whose second operand is a
+  * constant read from the engine's program ROM (matrix entries).  One engine executes one "beat" per cycle: one
+  * S-box evaluation and up to `multipliers` constant products of one hash; [[PoseidonProgram]] splits every round
+  * of every arity into beats at elaboration, so cycles per hash = beats(arity) / engines once the rings are full.
+  *
+  * @param arities     preimage lengths built in (the arity is chosen per hash at run time)
+  * @param optimized   the optimized (sparse) schedule; false: the plain one (same digests, more products)
+  * @param engines     round engines (hash-level parallelism)
+  * @param multipliers constant-operand Montgomery multipliers per engine
+  * @param robDepth    reorder buffer entries (hashes in flight, power of two); 0 = the smallest that never
+  *                    throttles a full set of rings
+  */
+case class PoseidonConfig(
+    name: String,
+    field: FieldConfig = FieldConfig.bls12_381_fr,
+    arities: Seq[Int] = Seq(2, 4, 8, 11),
+    optimized: Boolean = true,
+    engines: Int = 1,
+    multipliers: Int = 2,
+    robDepth: Int = 0,
+    arith: ArithConfig = ArithConfig()
+) {
+  require(field == FieldConfig.bls12_381_fr, "the Filecoin Poseidon constants exist for BLS12-381 Fr only")
+  require(arities.nonEmpty && arities.distinct.size == arities.size, "arities must be distinct and non-empty")
+  require(arities.forall(a => a >= 1 && a <= 15), "arity must be 1..15 (t = arity + 1 <= 16 lanes)")
+  require(engines >= 1 && engines <= 16, "engines must be 1..16")
+  require(multipliers >= 1 && multipliers <= 32, "multipliers per engine must be 1..32")
+  require(robDepth == 0 || (robDepth >= 16 && isPow2(robDepth)), "robDepth must be 0 (auto) or a power of two >= 16")
+  private def isPow2(x: Int) = (x & (x - 1)) == 0
+  /** state lanes of the widest arity */
+  val lanes: Int = arities.max + 1
+  /** Montgomery multipliers in the core (S-box: 3 per engine) */
+  val montMuls: Int = engines * (3 + multipliers)
+  def withName(n: String): PoseidonConfig = copy(name = n)
+}
+
+object PoseidonConfig {
+  /** quick simulation: one engine, two constant multipliers (5 Montgomery multipliers, ~1,200 DSP) */
+  val small = PoseidonConfig("small", engines = 1, multipliers = 2)
+  /** small with the plain schedule (checks that both schedules give the model's digests) */
+  val smallPlain = PoseidonConfig("small_plain", engines = 1, multipliers = 2, arities = Seq(2, 4), optimized = false)
+  /** Varium C1100: 2 engines x (3 + 7) Montgomery multipliers = 20 x 240 = 4,800 DSP48E2 (XDMA needs none) */
+  val c1100 = PoseidonConfig("c1100", engines = 2, multipliers = 7)
+  val all: Seq[PoseidonConfig] = Seq(small, smallPlain, c1100)
+  def byName(n: String): PoseidonConfig =
+    all.find(_.name == n).getOrElse(throw new IllegalArgumentException(s"unknown Poseidon config $n; known: ${all.map(_.name).mkString(", ")}"))
+}

@@ -1,0 +1,25 @@
+package zkspinal.poseidon
+
+import spinal.core._
+import zkspinal.system.Emit.Top
+
+/** The Poseidon tops that zkspinal.system.Emit writes (PoseidonAxis_<config>) with their manifest entries: the
+  * figures the generator computed (ring slots, beats and cycles per hash, latency per arity, DSP tiles). */
+object PoseidonTops {
+  def info(c: PoseidonCore): Map[String, Any] = {
+    val cfg = c.cfg
+    val e = c.engines.head
+    Map(
+      "config" -> cfg.name, "field" -> cfg.field.name, "p" -> ("0x" + cfg.field.p.toString(16)),
+      "arities" -> cfg.arities, "optimized" -> cfg.optimized, "engines" -> cfg.engines,
+      "multipliers_per_engine" -> cfg.multipliers, "mont_muls" -> cfg.montMuls, "lanes" -> cfg.lanes,
+      "slots" -> c.slots, "rob_depth" -> c.robDepth, "dsp_tiles" -> c.dspTiles,
+      "mont_mul_latency" -> e.Lm, "mod_add_latency" -> e.La,
+      "beats_per_hash" -> c.beatsPerHash, "cycles_per_hash" -> c.cyclesPerHash.map(x => f"$x%.1f"),
+      "engine_latency" -> c.engineLatency)
+  }
+
+  def all: Seq[Top] = PoseidonConfig.all.map { cfg =>
+    Top(s"PoseidonAxis_${cfg.name}", "PoseidonAxis", () => new PoseidonAxis(cfg), c => info(c.asInstanceOf[PoseidonAxis].core))
+  }
+}
