@@ -12,6 +12,8 @@ import random
 import shutil
 from pathlib import Path
 
+from buildlock import locked
+
 ROOT = Path(__file__).resolve().parents[1]
 RTL = ROOT / "build" / "rtl"
 SIM_BUILD = ROOT / "build" / "sim"
@@ -99,18 +101,19 @@ def build(top: str, sim: str, sources: list[Path] | None = None, waves: bool | N
     build_dir = SIM_BUILD / sim / (top + ("_waves" if waves else ""))
     stamp = _stamp(sources, f"{sim} {waves} {build_args} {BUILD_FLAVOUR}")
     stamp_file = build_dir / ".zk_stamp"
-    if stamp_file.exists() and stamp_file.read_text() == stamp:
-        return build_dir
-    shutil.rmtree(build_dir, ignore_errors=True)
-    old_path = os.environ.get("PATH", "")
-    os.environ["PATH"] = sim_env()["PATH"]
-    try:
-        runner = get_runner(sim)
-        runner.build(sources=sources, hdl_toplevel=top, build_dir=build_dir, build_args=build_args,
-                     timescale=("1ns", "1ps"), waves=waves, always=True)
-    finally:
-        os.environ["PATH"] = old_path
-    stamp_file.write_text(stamp)
+    with locked(build_dir.with_name(build_dir.name + ".lock")):
+        if stamp_file.exists() and stamp_file.read_text() == stamp:
+            return build_dir
+        shutil.rmtree(build_dir, ignore_errors=True)
+        old_path = os.environ.get("PATH", "")
+        os.environ["PATH"] = sim_env()["PATH"]
+        try:
+            runner = get_runner(sim)
+            runner.build(sources=sources, hdl_toplevel=top, build_dir=build_dir, build_args=build_args,
+                         timescale=("1ns", "1ps"), waves=waves, always=True)
+        finally:
+            os.environ["PATH"] = old_path
+        stamp_file.write_text(stamp)
     return build_dir
 
 

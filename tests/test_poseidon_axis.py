@@ -4,7 +4,7 @@ cocotb (tests/tb/poseidon_axis_tb.py, cocotbext-axi source/sink with random paus
 answers, edge values (0, 1, p-1), header frames (ConstantLength, Custom), random preimages of every built-in arity
 interleaved in one stream, every malformed-frame kind between good frames (flagged beats, AXI4-Lite counters),
 reset in mid-stream.  C++ harness (tests/harness/poseidon_axis_main.cpp): a throttled mixed stream with malformed
-frames in the quick tier, the million-hash soak in the long tier, outputs checked against the model's kernel.
+frames and the million-hash soak, both in the long tier (the c1100 build is long), outputs checked against the model's kernel.
 
 Verilator only: Icarus runs one 255-bit Montgomery multiplier at ~60 cycles/s on this machine (Verilator:
 ~190,000), and one hash on the small configuration takes 38,000 (arity 2) to 217,000 (arity 11) cycles.
@@ -89,6 +89,7 @@ def check_stream(top: str, frames, kinds, tmp: Path, pause: float, seed: int, jo
     return stats
 
 
+@pytest.mark.long  # the c1100 harness build (20 Montgomery multipliers) takes too long for the CI tier
 def test_poseidon_harness_mixed(tmp_path):
     """A throttled stream of every arity with malformed frames through the C++ harness (c1100 configuration, the
     harness build the benchmark, the soak and the hash tool share)."""

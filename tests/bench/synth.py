@@ -19,6 +19,9 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from buildlock import locked  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = ROOT / "build" / "synth"
 
@@ -157,8 +160,13 @@ def run(verilog: Path | str, top: str, quiet: bool = True) -> dict:
     key = hashlib.md5(verilog.read_bytes() + top.encode()).hexdigest()
     out_dir = CACHE / f"{top}-{key[:12]}"
     result_file = out_dir / "result.json"
-    if result_file.exists():
-        return json.loads(result_file.read_text())
+    with locked(out_dir.with_name(out_dir.name + ".lock")):
+        if result_file.exists():
+            return json.loads(result_file.read_text())
+        return _synthesise(verilog, top, out_dir, result_file)
+
+
+def _synthesise(verilog: Path, top: str, out_dir: Path, result_file: Path) -> dict:
     out_dir.mkdir(parents=True, exist_ok=True)
     netlist = out_dir / "netlist.json"
     (out_dir / "synth.ys").write_text(_ys_script(verilog.resolve(), top, netlist))
