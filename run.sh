@@ -18,8 +18,10 @@ usage: ./run.sh [command] [options]
   setup             install what is missing (apt packages, .venv, Mill) and nothing else
   emit [--only RE]  emit the Verilog of every core into build/rtl and print each top's md5
   test [--long]     the quick test suite (with --long: also the soak runs); other args go to pytest
-  bench [core]      benchmarks (field, keccak, msm, poseidon-model, msm-host, host, system; none: all + report)
+  bench [core]      benchmarks (field, poseidon, keccak, msm, poseidon-model, msm-host, host, system; none: all + report)
   constants [--check]  regenerate constants/poseidon (--check: compare the committed files instead)
+  hash --arity N [--sim verilator|icarus] [--config c1100|small]
+                    Poseidon digests of stdin preimages (the model CLI's format) through the PoseidonAxis RTL
   poseidon-model ARGS  the Poseidon golden model CLI (python -m reference_model.poseidon ARGS)
   msm --input FILE [--engine model|rtl] [--windows SPEC]
                     an MSM by the golden model, or with its bucket phase on the MsmAxis RTL (Verilator)
@@ -125,6 +127,7 @@ case "$cmd" in
       *) echo "run.sh msm: --engine must be model or rtl (got '$engine')" >&2; exit 2 ;;
     esac ;;
   msm-model) setup >/dev/null; activate; exec "$VENV/bin/python" -m reference_model.msm "$@" ;;
+  hash) setup >/dev/null; activate; exec "$VENV/bin/python" -m tests.tools.poseidon_hash "$@" ;;
   keccak-speed) setup >/dev/null; activate; exec "$VENV/bin/python" tests/tools/keccak_speed.py "$@" ;;
   vivado) setup; activate; emit
     BOARD="${1:-}"; [ -n "$BOARD" ] || die "usage: ./run.sh vivado c1100|vu9p [--core TOP] [--core-mhz MHZ] [--fifo-depth N] [--jobs N] [--flash-mb MB]"

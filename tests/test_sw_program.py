@@ -69,19 +69,21 @@ def test_real_run_with_stand_ins(tmp_path):
     modules = tmp_path / "modules"
     modules.write_text("xdma 200704 0 - Live 0x0\n")
     for name, extra in {"vivado": 'cat "$6" >> "$LOG.tcl"', "rmmod": "", "lspci": 'echo "0000:65:00.0 Processing accelerators: Xilinx"',
-                        "modprobe": f'touch "{dev}/xdma0_user"', "insmod": ""}.items():
+                        "modprobe": f'touch "{dev}/xdma0_user"', "insmod": "", "zk-status": ""}.items():
         f = bindir / name
         f.write_text(f'#!/bin/sh\necho "{name} $*" >> "$LOG"\n{extra}\n')
         f.chmod(0o755)
     bit = tmp_path / "zk.bit"
     bit.write_bytes(b"\0" * 16)
     env = dict(os.environ, PATH=f"{bindir}:{os.environ['PATH']}", LOG=str(log), ZK_SYSFS=str(sysfs),
+               ZK_STATUS=str(bindir / "zk-status"),
                ZK_DEVDIR=str(dev), ZK_PROC_MODULES=str(modules))
     p = run("--poll-mode", "--timeout", 3, bit, env=env)
     assert p.returncode == 0, p.stdout + p.stderr
     calls = log.read_text().splitlines()
-    assert [c.split()[0] for c in calls] == ["lspci", "rmmod", "vivado", "modprobe"], calls
+    assert [c.split()[0] for c in calls] == ["lspci", "rmmod", "vivado", "modprobe", "zk-status"], calls
     assert calls[3] == "modprobe xdma poll_mode=1"
+    assert calls[4] == f"zk-status -d {dev}/xdma0 -k none"
     assert (sysfs / "bus/pci/devices/0000:65:00.0/remove").read_text() == "1\n"
     assert (sysfs / "bus/pci/rescan").read_text() == "1\n"
     tcl = Path(str(log) + ".tcl").read_text()

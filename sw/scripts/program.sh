@@ -172,7 +172,7 @@ if [ ! -e "$DEVDIR/xdma${CARD}_user" ]; then
     exit 1
 fi
 HERE=$(cd "$(dirname "$0")" && pwd)
-STATUS="$HERE/../build/zk-status"
+STATUS="${ZK_STATUS:-$HERE/../build/zk-status}"   # ZK_STATUS: another zk-status (tests: a stand-in)
 if [ -x "$STATUS" ]; then
     run "$STATUS" -d "$DEVDIR/xdma${CARD}" -k none
 else

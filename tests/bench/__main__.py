@@ -14,6 +14,7 @@ sys.path[:0] = [str(Path(__file__).resolve().parents[2]), str(Path(__file__).res
 # core name on the command line -> module under tests/bench
 BENCHES = {
     "field": "field",
+    "poseidon": "poseidon",
     "poseidon-model": "poseidon_model",
     "msm-host": "msm_host",
     "keccak": "keccak",
