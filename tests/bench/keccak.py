@@ -113,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--ffs", type=int, default=663_360, help="FF budget (KU060)")
     p.add_argument("--no-synth", action="store_true", help="skip yosys (cycles and CPU only)")
     p.add_argument("--no-sponge", action="store_true")
+    p.add_argument("--settings", default=",".join(map(str, SETTINGS)),
+                   help="rounds-per-cycle settings to measure (default: all)")
     p.add_argument("--json", type=Path, default=ROOT / "build" / "bench" / "keccak.json")
     args = p.parse_args(argv)
     f = args.mhz * 1e6
@@ -122,8 +124,11 @@ def main(argv: list[str] | None = None) -> int:
           f"thread, {cpu['rate_all_threads'] / 1e6:.2f} M/s on {cpu['threads']} threads "
           f"(seed's 160-thread CPU: {SEED_CPU_RATE / 1e6:.2f} M/s)", flush=True)
 
+    settings = [int(x) for x in args.settings.split(",") if x]
+    if not settings or any(x not in SETTINGS for x in settings):
+        p.error(f"--settings: choose among {SETTINGS}")
     rows = []
-    for rpc in SETTINGS:
+    for rpc in settings:
         row = {"rpc": rpc, **measure_unit(rpc, args.rounds)}
         rows.append(row)
         print(f"  r{rpc}: {row['cycles_per_perm']:.3f} cycles per permutation per unit "

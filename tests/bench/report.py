@@ -3,8 +3,8 @@
     python -m tests.bench report [--quick] [--out build/bench]      (./run.sh bench [--quick])
 
 Runs each benchmark module with --json into OUT/<core>.json (its printed output into OUT/<core>.log), then writes
-OUT/report.md, OUT/report.json (the same figures, for checks) and PNG plots.  --quick: small sizes, one prime, no
-sponge runs (about 10 minutes on 2 cores); the full run measures everything.  Progress bars go to stderr on a
+OUT/report.md, OUT/report.json (the same figures, for checks) and PNG plots.  --quick: small sizes, one prime, three Keccak
+settings, no sponge runs (about 10 minutes on 2 cores); the full run measures everything.  Progress bars go to stderr on a
 terminal and stay quiet otherwise (CI).
 """
 from __future__ import annotations
@@ -30,7 +30,7 @@ from tests.bench import anchors, sections  # noqa: E402
 # core -> (module, arguments of the full run, arguments of the quick run); every module takes --json FILE
 PLAN: dict[str, tuple[str, list[str], list[str]]] = {
     "field": ("field", [], ["--fields", "bls12_381_fr", "--ops", "200"]),
-    "keccak": ("keccak", [], ["--rounds", "200", "--no-sponge"]),
+    "keccak": ("keccak", [], ["--rounds", "200", "--no-sponge", "--settings", "1,2,4"]),
     "poseidon-model": ("poseidon_model", [], ["--arities", "2,11", "--seconds", "0.3", "--jobs", "2"]),
     "msm-host": ("msm_host", [], ["--npow", "12", "--reps", "1"]),
     "host": ("host", [], ["--count", "200000", "--repeat", "2"]),
