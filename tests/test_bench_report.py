@@ -72,8 +72,8 @@ def test_cpu_baselines(report):
 
 def test_readme_section_splices_report(report, tmp_path):
     fake = tmp_path / "README.md"
-    fake.write_text(f"# x\n{readme.BEGIN}\nold\n{readme.END}\ntail\n")
+    fake.write_text(f"# x\n{readme.BEGIN}\nSECTION-BEFORE-SPLICE\n{readme.END}\ntail\n")
     assert readme.main(["--report", str(report / "report.md"), "--readme", str(fake)]) == 0
     text = fake.read_text()
-    assert "old" not in text and "### Field arithmetic" in text and text.endswith("tail\n")
+    assert "SECTION-BEFORE-SPLICE" not in text and "### Field arithmetic" in text and text.endswith("tail\n")
     assert readme.main(["--report", str(report / "report.md"), "--readme", str(fake), "--check"]) == 0
