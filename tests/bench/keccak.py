@@ -31,6 +31,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 import simrun  # noqa: E402
 from tests.bench import anchors, synth  # noqa: E402
+from tests.bench.simlog import simulator_output_to_log  # noqa: E402
 from tools import keccak_speed as cli  # noqa: E402
 
 SETTINGS = [1, 2, 3, 4, 6, 8, 12, 24]
@@ -45,24 +46,6 @@ SEED_SHELL_LUTS = 69_756
 LOG = ROOT / "build" / "bench" / "keccak-sim.log"
 
 
-class simulator_output_to_log:
-    """Sends file descriptors 1 and 2 (simulator builds and runs) to build/bench/keccak-sim.log."""
-
-    def __enter__(self):
-        LOG.parent.mkdir(parents=True, exist_ok=True)
-        sys.stdout.flush(), sys.stderr.flush()
-        self.saved = [os.dup(1), os.dup(2)]
-        self.log = open(LOG, "a")
-        os.dup2(self.log.fileno(), 1), os.dup2(self.log.fileno(), 2)
-
-    def __exit__(self, *exc):
-        sys.stdout.flush(), sys.stderr.flush()
-        for fd, saved in zip((1, 2), self.saved):
-            os.dup2(saved, fd)
-            os.close(saved)
-        self.log.close()
-
-
 def measure_unit(rpc: int, rounds: int) -> dict:
     """Runs a job on KeccakSpeed_r<rpc>_u1 that fills every slot twice; returns cycles per permutation."""
     top = f"KeccakSpeed_r{rpc}_u1"
@@ -72,7 +55,7 @@ def measure_unit(rpc: int, rounds: int) -> dict:
     case = {"rounds": rounds, "runs": runs, "elements": runs, "freq": runs, "checksum": expected}
     with tempfile.TemporaryDirectory() as d:
         out = Path(d) / "speed.json"
-        with simulator_output_to_log():
+        with simulator_output_to_log(LOG):
             simrun.run(top, "tb.keccak_speed_tb", "verilator", testcase="cocotb_job", quiet=True,
                        extra_env={"ZK_CASES": json.dumps([case]), "ZK_SPEED_OUT": str(out)})
         res = json.loads(out.read_text())
@@ -90,7 +73,7 @@ def measure_sponge(core: str) -> dict:
     top = f"KeccakSpongeAxis_{core}"
     with tempfile.TemporaryDirectory() as d:
         out = Path(d) / "sponge.json"
-        with simulator_output_to_log():
+        with simulator_output_to_log(LOG):
             simrun.run(top, "tb.keccak_sponge_tb", "verilator", testcase="cocotb_back_to_back", quiet=True,
                        extra_env={"ZK_BENCH_OUT": str(out), "ZK_MESSAGES": "10"})
         return json.loads(out.read_text())

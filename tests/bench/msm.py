@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import random
 import sys
 import time
@@ -37,6 +36,8 @@ import simrun  # noqa: E402
 from reference_model import msm as M  # noqa: E402
 from reference_model.msm_data import generate  # noqa: E402
 from tests.bench import synth  # noqa: E402
+from tests.bench.simlog import simulator_output_to_log  # noqa: E402
+from tb.msm_axis_tb import scalar_set  # noqa: E402
 from tools.msm_rtl import layout_of, run_engine  # noqa: E402
 
 HARDCAML_BUCKET_S = 4.968      # seed 004: bucket aggregation on the FPGA, one 2^26 MSM
@@ -46,50 +47,15 @@ LOG = ROOT / "build" / "bench" / "msm-sim.log"
 ADVERSARIAL = ("equal", "zero", "max", "alternating", "hammer")
 
 
-class simulator_output_to_log:
-    def __enter__(self):
-        LOG.parent.mkdir(parents=True, exist_ok=True)
-        sys.stdout.flush(), sys.stderr.flush()
-        self.saved = [os.dup(1), os.dup(2)]
-        self.log = open(LOG, "a")
-        os.dup2(self.log.fileno(), 1), os.dup2(self.log.fileno(), 2)
-
-    def __exit__(self, *exc):
-        sys.stdout.flush(), sys.stderr.flush()
-        for fd, saved in zip((1, 2), self.saved):
-            os.dup2(saved, fd)
-            os.close(saved)
-        self.log.close()
-
-
-def scalars_for(name: str, layout: M.WindowLayout, n: int, r: random.Random) -> list[int]:
-    bound = layout.order
-    if name == "random":
-        return [r.randrange(bound) for _ in range(n)]
-    if name == "equal":
-        return [r.randrange(bound)] * n
-    if name == "zero":
-        return [0] * n
-    if name == "max":
-        return [bound - 1] * n
-    if name == "alternating":
-        a, b = r.randrange(bound), r.randrange(bound)
-        return [(a, b)[i % 2] for i in range(n)]
-    if name == "hammer":  # bucket 3 of window 0 receives every point
-        w0 = layout.widths[0]
-        return [min((r.randrange(bound) >> w0 << w0) | 3, bound - 1) for _ in range(n)]
-    raise ValueError(name)
-
-
 def measure(top: str, name: str, npow: int, check: bool, seed: int) -> dict:
     layout = layout_of(top)
     r = random.Random(seed)
     n = 1 << npow
     points, _ = generate(npow, seed)
     records = M.precompute_points(points).records
-    scalars = scalars_for(name, layout, n, r)
+    scalars = scalar_set(name, layout, n, r)
     t = time.time()
-    with simulator_output_to_log():
+    with simulator_output_to_log(LOG):
         res = run_engine(top, scalars, records, seed=seed)
     sim_s = time.time() - t
     adds = sum(1 for s in scalars for d in layout.digits(s) if d)
@@ -162,14 +128,14 @@ def main(argv=None) -> int:
               f"(host work overlapped); target busy >= 97%: {'met' if big['busy_frac'] >= 0.97 else 'MISSED'}")
     if not args.no_synth:
         res = {}
-        with simulator_output_to_log():
+        with simulator_output_to_log(LOG):
             for top in ("TwistedEdwardsAdder_bls12_377_g1", "MsmAxis_small"):
                 res[top] = synth.run(simrun.RTL / simrun.top_info(top)["file"], top)
         mem = memory_estimate(layout)
         out["synth"] = res
         out["memory"] = mem
         a, e = res["TwistedEdwardsAdder_bls12_377_g1"], res["MsmAxis_small"]
-        print(f"\nyosys synth_xilinx (xcup):  DSP48E2  LUT  FF  CARRY4")
+        print("\nyosys synth_xilinx (xcup):  DSP48E2  LUT  FF  CARRY4")
         print(f"  adder                    {a['dsp']:>6} {a['lut']:>7} {a['ff']:>7} {a['carry4']:>7}")
         print(f"  engine, small layout     {e['dsp']:>6} {e['lut']:>7} {e['ff']:>7} {e['carry4']:>7}  "
               f"(BRAM36 {e['bram36']}, URAM {e['uram']}, LUTRAM {e['lutram']})")

@@ -16,7 +16,6 @@ import os
 import random
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
 from cocotbext.axi import AxiLiteBus, AxiLiteMaster, AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
 
@@ -25,6 +24,7 @@ from reference_model import msm_formats as MF
 from reference_model.curves import FQ
 from reference_model.msm_data import generate
 from simrun import top_info
+from tb import axi
 
 CONTROL, ERROR, COUNT, TIMEOUT, CYCLES, BUSY, ACC_CYCLES = 0x00, 0x04, 0x08, 0x0C, 0x10, 0x18, 0x20
 STALLS, DEFERRED, STARVED, ERROR_INDEX, INFO, PHASE, CONSUMED = 0x28, 0x2C, 0x30, 0x34, 0x38, 0x3C, 0x40
@@ -59,16 +59,10 @@ class MsmTb:
                 ch.set_pause_generator(self._pauses(throttle))
 
     def _pauses(self, p: float):
-        r = random.Random(self.r.getrandbits(32))
-        while True:
-            yield r.random() < p
+        return axi.pauses(self.r, p)
 
     async def start(self):
-        cocotb.start_soon(Clock(self.dut.aclk, 4, unit="ns").start())
-        self.dut.aresetn.value = 0
-        await ClockCycles(self.dut.aclk, 4)
-        self.dut.aresetn.value = 1
-        await RisingEdge(self.dut.aclk)
+        await axi.start_aclk(self.dut)
 
     async def rd(self, addr: int) -> int:
         return await self.axil.read_dword(addr)

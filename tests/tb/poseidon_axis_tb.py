@@ -8,7 +8,6 @@ harness (tests/bench/poseidon.py), not from here.
 """
 from __future__ import annotations
 
-import json
 import os
 import random
 
