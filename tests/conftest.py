@@ -55,3 +55,13 @@ def pytest_sessionstart(session):
         return
     if _rtl_stale():
         subprocess.run([str(ROOT / "mill"), "--no-daemon", "hw.runMain", "zkspinal.system.Emit"], cwd=ROOT, check=True)
+
+
+@pytest.fixture(scope="module")
+def seed():
+    """The random seed of a module's tests: SEED= replays one, otherwise a fresh one, printed either way."""
+    from simrun import seed_from_env
+
+    s = seed_from_env()
+    print(f"SEED={s}")
+    return s

@@ -8,6 +8,8 @@ import subprocess
 
 import pytest
 
+import simrun
+
 from reference_model import field
 from tools.sw import BIN, build_sw
 
@@ -36,7 +38,7 @@ def token(rng, v: int) -> str:
 
 
 def test_random_and_edge_elements(conv):
-    seed = int(os.environ.get("SEED", "0"), 0) or random.SystemRandom().randrange(1 << 31)
+    seed = simrun.seed_from_env()
     rng = random.Random(seed)
     edges = [0, 1, 2, P - 1, P - 2, (P - 1) // 2, 2**64 - 1, 2**128, 2**254 - 1]
     lines = []
@@ -59,5 +61,5 @@ def test_random_and_edge_elements(conv):
                                                                         (50, 0x60), (60, 0x67), (5, 0xe1))])
 def test_malformed(conv, bad, why):
     r = conv("0x5\n" + bad + "\n")
-    assert r.returncode == 1 and f"line 2: " in r.stderr and why in r.stderr, (bad, r.stderr)
+    assert r.returncode == 1 and "line 2: " in r.stderr and why in r.stderr, (bad, r.stderr)
     assert r.stdout.split() == [word(5, True)]

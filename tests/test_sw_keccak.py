@@ -16,13 +16,6 @@ RATES = {"sha3_224": 144, "sha3_256": 136, "sha3_384": 104, "sha3_512": 72, "sha
 
 
 @pytest.fixture(scope="module")
-def seed():
-    s = int(os.environ.get("SEED", "0"), 0) or random.SystemRandom().randrange(1 << 31)
-    print(f"SEED={s}")
-    return s
-
-
-@pytest.fixture(scope="module")
 def speed_dev():
     build_sw()
     with emulator(SPEED_TOP) as dev:

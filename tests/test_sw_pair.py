@@ -4,7 +4,6 @@ one stream before the other hangs (the watchdog ends it with a clear message); c
 on one thread alternating or on two threads with a barrier per chunk."""
 from __future__ import annotations
 
-import os
 import random
 import re
 import time
@@ -14,13 +13,6 @@ import pytest
 from tools.sw import PAIR_DEPTH, PAIR_TOP, build_sw, emulator, ok, tool
 
 E = 32
-
-
-@pytest.fixture(scope="module")
-def seed():
-    s = int(os.environ.get("SEED", "0"), 0) or random.SystemRandom().randrange(1 << 31)
-    print(f"SEED={s}")
-    return s
 
 
 @pytest.fixture(scope="module")

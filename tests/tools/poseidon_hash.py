@@ -23,7 +23,6 @@ Usage errors exit with status 2.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import subprocess
 import sys
