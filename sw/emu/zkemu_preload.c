@@ -112,6 +112,20 @@ static int wait_reply(int fd, struct zkemu_rep *rep, int interruptible)
     return 0;
 }
 
+/* the result of a read or write request: EIO when the emulator link failed, else the emulator's status or length */
+static ssize_t reply_result(int bad, const struct zkemu_rep *rep)
+{
+    if (bad) {
+        errno = EIO;
+        return -1;
+    }
+    if (rep->status) {
+        errno = rep->status;
+        return -1;
+    }
+    return (ssize_t)rep->len;
+}
+
 static ssize_t emu_write(int fd, const void *buf, size_t n)
 {
     struct zkemu_req q = {ZKEMU_WRITE, 0, n};
@@ -119,15 +133,7 @@ static ssize_t emu_write(int fd, const void *buf, size_t n)
     lock(fd);
     int bad = send_all(fd, &q, sizeof q) || send_all(fd, buf, n) || wait_reply(fd, &rep, 1);
     unlock(fd);
-    if (bad) {
-        errno = EIO;
-        return -1;
-    }
-    if (rep.status) {
-        errno = rep.status;
-        return -1;
-    }
-    return (ssize_t)rep.len;
+    return reply_result(bad, &rep);
 }
 
 static ssize_t emu_read(int fd, void *buf, size_t n)
@@ -147,15 +153,7 @@ static ssize_t emu_read(int fd, void *buf, size_t n)
         }
     }
     unlock(fd);
-    if (bad) {
-        errno = EIO;
-        return -1;
-    }
-    if (rep.status) {
-        errno = rep.status;
-        return -1;
-    }
-    return (ssize_t)rep.len;
+    return reply_result(bad, &rep);
 }
 
 int zkemu_reg(int fd, uint32_t op, uint32_t off, uint32_t *val)
