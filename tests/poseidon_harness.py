@@ -14,6 +14,7 @@ import subprocess
 from pathlib import Path
 
 import simrun
+from buildlock import locked
 
 ROOT = Path(__file__).resolve().parents[1]
 HARNESS = ROOT / "tests" / "harness" / "poseidon_axis_main.cpp"
@@ -30,8 +31,13 @@ def build(top: str) -> Path:
     out = BUILD / top
     binary = out / "obj_dir" / "poseidon_axis_sim"
     stamp = out / ".stamp"
-    if binary.exists() and stamp.exists() and stamp.read_text() == key:
-        return binary
+    with locked(out.with_name(out.name + ".lock")):  # parallel workers: one builds, the others reuse
+        if binary.exists() and stamp.exists() and stamp.read_text() == key:
+            return binary
+        return _build(top, verilog, out, binary, stamp, key)
+
+
+def _build(top: str, verilog: Path, out: Path, binary: Path, stamp: Path, key: str) -> Path:
     subprocess.run(["rm", "-rf", str(out)], check=True)
     out.mkdir(parents=True)
     env = simrun.sim_env()

@@ -9,6 +9,7 @@ to build/emu/<TOP>_waves/<TOP>.fst).
 """
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -32,8 +33,15 @@ PORTS: dict[str, list[str]] = {
     "KeccakSpeed": ["--axil", "s_axil"],
     "KeccakSpongeAxis": ["--h2c", "0=s_axis", "--c2h", "0=m_axis", "--status", "status_messages,status_errors"],
     "PairFixture": ["--h2c", "0=s_axis_a", "--h2c", "1=s_axis_b", "--c2h", "0=m_axis", "--status", "status_pairs"],
-    # designed for (not yet exercised by a test here): the Poseidon top of hw/src/zkspinal/poseidon
+    # PoseidonAxis alone (TUSER tied 0 by the harness: MerkleTree frames, one per write)
     "PoseidonAxis": ["--h2c", "0=s_axis", "--c2h", "0=m_axis", "--axil", "s_axil"],
+    # PoseidonAxis behind InbandLast as on the C1100 design (hw/src/zkspinal/system/PoseidonInband.scala): bit 255
+    # ends a preimage, many per write; the adapter's counters are the system block's status words 0 and 1
+    "PoseidonInband": ["--h2c", "0=s_axis", "--c2h", "0=m_axis", "--axil", "s_axil",
+                       "--status", "status_frames,status_partial"],
+    # MsmAxis as on the VU9P design: scalars on H2C 0, points on H2C 1, buckets on C2H 0
+    "MsmAxis": ["--h2c", "0=s_axis_scalars", "--h2c", "1=s_axis_points", "--c2h", "0=m_axis_buckets",
+                "--axil", "s_axil"],
     # the flash window at its board offset, the flash and ICAPE3 models on the pins (zkflash_model.c)
     "FlashCtrl": ["--axil", "s_axil", "--axil-base", "0x20000", "--spi", "spi", "--icap", "icap"],
 }
@@ -53,6 +61,16 @@ def top_kind(top: str) -> str:
     return manifest[top]["kind"]
 
 
+def system_block_options(ports: list[str]) -> list[str]:
+    """--sys-status-count: the status count of the SystemBlock the block design would pick for these status words
+    (vivado/lib/zk_bd.tcl system_block_for: the smallest emitted SystemBlock_s<k> with k >= the number of words), so
+    INFO reads as on the card.  Without SystemBlock tops in the manifest the harness's default (the word count)."""
+    n = len(ports[ports.index("--status") + 1].split(",")) if "--status" in ports else 0
+    manifest = json.loads((RTL / "manifest.json").read_text())
+    sizes = [v["status_count"] for v in manifest.values() if v.get("kind") == "SystemBlock" and v["status_count"] >= n]
+    return ["--sys-status-count", str(min(sizes))] if sizes else []
+
+
 def build(top: str, waves: bool | None = None) -> Path:
     """Returns the emulator binary for `top`, building it when its sources changed."""
     waves = os.environ.get("WAVES", "0") == "1" if waves is None else waves
@@ -62,8 +80,16 @@ def build(top: str, waves: bool | None = None) -> Path:
         EMU / s for s in SOURCES]
     stamp = hashlib.md5(b"".join(f.read_bytes() for f in files) + str(waves).encode()).hexdigest()
     exe = mdir / "zkemu"
-    if exe.exists() and (mdir / ".stamp").exists() and (mdir / ".stamp").read_text() == stamp:
-        return exe
+    OUT.mkdir(parents=True, exist_ok=True)
+    # one builder per top at a time: parallel test workers wait here, then find the binary cached
+    with open(OUT / f"{mdir.name}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if exe.exists() and (mdir / ".stamp").exists() and (mdir / ".stamp").read_text() == stamp:
+            return exe
+        return _build(top, src, mdir, exe, stamp, waves)
+
+
+def _build(top: str, src: Path, mdir: Path, exe: Path, stamp: str, waves: bool) -> Path:
     shutil.rmtree(mdir, ignore_errors=True)  # a clean build: make's timestamps cannot be trusted across edits
     mdir.mkdir(parents=True)
     glue = mdir / "zkemu_glue.cpp"
@@ -92,8 +118,9 @@ def emulator(top: str, extra: list[str] | None = None, prefix: str = "xdma0", po
     throttle = ["--throttle", os.environ.get("ZKEMU_THROTTLE", "30"), "--seed", seed]
     with tempfile.TemporaryDirectory(prefix="zkemu.") as d:
         log = open(Path(d) / "emu.log", "w+")
-        p = subprocess.Popen([str(exe), "--dir", d, "--prefix", prefix, *(ports or PORTS[top_kind(top)]), *throttle, *waves,
-                              *(extra or [])],
+        ports = ports or PORTS[top_kind(top)]
+        p = subprocess.Popen([str(exe), "--dir", d, "--prefix", prefix, *ports, *system_block_options(ports), *throttle,
+                              *waves, *(extra or [])],
                              stdout=log, stderr=subprocess.STDOUT)
         try:
             user = Path(d) / f"{prefix}_user"
@@ -123,7 +150,8 @@ def main() -> None:
     if sys.argv[1] == "build":
         print(exe)
         return
-    os.execv(str(exe), [str(exe), *PORTS[top_kind(top)], *sys.argv[3:]])
+    ports = PORTS[top_kind(top)]
+    os.execv(str(exe), [str(exe), *ports, *system_block_options(ports), *sys.argv[3:]])
 
 
 if __name__ == "__main__":

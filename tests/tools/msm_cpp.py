@@ -1,7 +1,8 @@
 """The C++ Verilator harness of MsmAxis (tests/tools/msm_harness.cpp): build and run one job.
 
 build(top) compiles build/rtl/<top>.v with the harness into build/sim/cpp/<top>[_waves]/msm_harness (cached by the
-md5 of both).  run(top, scalars, records, pause, seed) streams one job and returns the counters and the buckets.
+md5 of both).  run(top, scalars, records, pause, seed, sample) streams one job and returns the counters and the
+buckets; sample > 0 adds `samples`, the BUSY/STALLS/CONSUMED/PHASE registers read every `sample` cycles during the job.
 WAVES=1 builds with FST tracing and writes build/sim/cpp/<top>_waves/msm.fst.
 """
 from __future__ import annotations
@@ -14,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 import simrun
+from buildlock import locked
 from reference_model import msm_formats as MF
 from reference_model.curves import FQ
 
@@ -28,8 +30,13 @@ def build(top: str, waves: bool | None = None) -> Path:
     exe = out / "msm_harness"
     stamp = hashlib.md5(verilog.read_bytes() + HARNESS.read_bytes() + str(waves).encode()).hexdigest()
     stamp_file = out / ".zk_stamp"
-    if exe.exists() and stamp_file.exists() and stamp_file.read_text() == stamp:
-        return exe
+    with locked(out.with_name(out.name + ".lock")):  # parallel workers: one builds, the others reuse
+        if exe.exists() and stamp_file.exists() and stamp_file.read_text() == stamp:
+            return exe
+        return _build(top, verilog, out, exe, stamp_file, stamp, waves)
+
+
+def _build(top: str, verilog: Path, out: Path, exe: Path, stamp_file: Path, stamp: str, waves: bool) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     cflags = f"-DTOP_HEADER='\"V{top}.h\"' -DTOP_CLASS=V{top} -O2" + (" -DZK_TRACE" if waves else "")
     cmd = ["verilator", "--cc", "--exe", "--build", "-O3", "--x-assign", "fast", "--x-initial", "fast",
@@ -43,7 +50,7 @@ def build(top: str, waves: bool | None = None) -> Path:
 
 
 def run(top: str, scalars, records, pause: int = 0, seed: int = 1, count: int | None = None,
-        scalar_bytes: bytes | None = None, point_bytes: bytes | None = None) -> dict:
+        scalar_bytes: bytes | None = None, point_bytes: bytes | None = None, sample: int = 0) -> dict:
     """One job; `buckets` is None when the engine reported an error (see `error`)."""
     exe = build(top)
     with tempfile.TemporaryDirectory() as tmp:
@@ -51,7 +58,7 @@ def run(top: str, scalars, records, pause: int = 0, seed: int = 1, count: int | 
         (t / "s.bin").write_bytes(MF.scalar_stream(scalars) if scalar_bytes is None else scalar_bytes)
         (t / "p.bin").write_bytes(MF.pack_point_records(records) if point_bytes is None else point_bytes)
         args = [str(exe), str(t / "s.bin"), str(t / "p.bin"), str(len(scalars) if count is None else count),
-                str(t / "b.bin"), str(t / "out.json"), str(pause), str(seed)]
+                str(t / "b.bin"), str(t / "out.json"), str(pause), str(seed), str(sample)]
         if os.environ.get("WAVES", "0") == "1":
             args.append(str(exe.parent / "msm.fst"))
         proc = subprocess.run(args, capture_output=True, text=True)
