@@ -12,7 +12,7 @@ import pytest
 
 from buildlock import locked
 from conftest import ROOT
-from tests.bench import readme
+from tests.bench import anchors, readme, sections
 
 pytestmark = pytest.mark.xdist_group("bench")
 
@@ -36,9 +36,81 @@ def report():
 
 def test_report_files(report):
     md = (report / "report.md").read_text()
-    for title in ("Field arithmetic", "Keccak-f[1600]", "Poseidon golden model", "MSM host side", "Published anchors"):
+    for title in ("Field arithmetic", "Keccak-f[1600]", "Poseidon (PoseidonAxis)", "MSM bucket engine",
+                  "Poseidon golden model", "MSM host side", "Published anchors"):
         assert title in md, f"report.md lacks its {title} section"
-    assert (report / "keccak_rate_vs_luts.png").stat().st_size > 1000
+    for png in ("keccak_rate_vs_luts.png", "poseidon_rate_vs_dsp.png", "msm_busy_over_time.png"):
+        assert (report / png).stat().st_size > 1000, png
+        assert f"]({png})" in md, f"report.md does not show {png}"
+    # the published anchors are named beside the measured figures
+    assert anchors.TRIDENT["source"] in md and anchors.HARDCAML["source"] in md
+
+
+def test_poseidon_figures(report):
+    p = json.loads((report / "report.json").read_text())["figures"]["poseidon"]
+    assert p["measured"]
+    for r in p["measured"]:
+        assert r["cycles_per_hash"] > 0 and r["latency"] > r["cycles_per_hash"], r
+        assert 0 < r["utilization"] <= 1, r
+        # the projection is the stated clock over the measured cycles; the cycles are the generator's schedule
+        assert r["mhash_s"] == pytest.approx(p["mhz"] / r["cycles_per_hash"], rel=1e-9)
+        assert r["cycles_per_hash"] == pytest.approx(r["beats"] / r["engines"], rel=1e-9)
+        assert r["dsp_tiles"] > 0
+    # wider arities take more cycles per hash
+    for cfg in {r["config"] for r in p["measured"]}:
+        cyc = [r["cycles_per_hash"] for r in sorted((r for r in p["measured"] if r["config"] == cfg),
+                                                     key=lambda r: r["arity"])]
+        assert cyc == sorted(cyc), cfg
+    assert p["sweep"]["configs"] > 4 and p["sweep"]["mont_mul_dsp_tiles"] > 0
+
+
+def test_msm_figures(report):
+    m = json.loads((report / "report.json").read_text())["figures"]["msm"]
+    rows = {(r["set"], r["npow"]): r for r in m["rows"]}
+    assert any(s == "random" for s, _ in rows) and len(rows) >= 6, list(rows)
+    for r in rows.values():
+        assert 0 <= r["busy_frac"] <= 1 and r["cycles"] > r["acc_cycles"] >= r["busy"], r
+        assert r["busy"] == r["additions"] and r["busy_frac"] == pytest.approx(r["busy"] / r["acc_cycles"]), r
+    assert all(r["busy_frac"] > 0.9 for (s, _), r in rows.items() if s == "random")
+    assert rows[next(k for k in rows if k[0] == "zero")]["busy"] == 0
+    pr = m["projection"]
+    src = next(r for r in m["rows"] if f"{r['set']} 2^{r['npow']}" == pr["from"])
+    # one 2^26 bucket phase: the measured additions per point at the measured busy fraction, plus the fixed cycles
+    cycles = (1 << 26) * src["additions"] / src["points"] / src["busy_frac"] + src["other_cycles"]
+    assert pr["cycles_2_26"] == pytest.approx(cycles, abs=1)
+    assert pr["one_s"] == pytest.approx(pr["cycles_2_26"] / (m["mhz"] * 1e6), rel=1e-6)
+    assert pr["four_s"] == pytest.approx(4 * pr["one_s"]) and pr["bound_s"] <= pr["one_s"]
+    assert set(m["timelines"]) == {f"{s}_2^{n}" for s, n in rows}
+    for name, tl in m["timelines"].items():
+        assert tl["windows"] >= 3 and all(0 <= f <= 1 for f in tl["busy_frac"]), name
+        set_, npow = name.split("_2^")
+        r = rows[(set_, int(npow))]
+        # the windows cover the accumulate phase: their cycle-weighted mean is the job's busy fraction
+        widths = [b - a for a, b in zip([0] + tl["cycle"][:-1], tl["cycle"])]
+        mean = sum(f * w for f, w in zip(tl["busy_frac"], widths)) / sum(widths)
+        assert mean == pytest.approx(r["busy_frac"], abs=0.05), name
+
+
+def _synth_fixture(top: str, modules: dict) -> dict:
+    """A result in the shape hier_synth.run returns (no yosys run: the Poseidon and MSM tops take hours)."""
+    fig = {"dsp": 4660, "lut": 981234, "lut_sites": 812345, "ff": 1200345, "srl": 10, "lutram": 20, "carry4": 3000,
+           "bram36": 12, "uram": 0, "lut_levels": 4, "carry_bits": 68}
+    return {"top": top, **fig, "deepest_module": "MontgomeryMul",
+            "modules": {name: {"instances": k, **{f: v // k for f, v in fig.items()}} for name, k in modules.items()}}
+
+
+def test_synth_parts_render(report, tmp_path):
+    p = json.loads((report / "poseidon.json").read_text())
+    p["synth"] = _synth_fixture(p["top"], {p["top"]: 1, "MontgomeryMul": 20})
+    md, figs = sections.poseidon(p, tmp_path)
+    assert "| Montgomery multiplier (x20) | 233 |" in md and "| 4,660 | 981,234 | 812,345 | 1,200,345 | 12 |" in md
+    assert f"{anchors.TRIDENT['lut']:,} LUT" in md and figs["synth"]["lut_sites"] == 812345
+    m = json.loads((report / "msm.json").read_text())
+    m["synth"] = _synth_fixture("MsmAxis_vu9p", {"MsmAxis_vu9p": 1, "TwistedEdwardsAdder": 1, "MontgomeryMul": 7})
+    m["memory"] = {"bucket_bits": 67926 * 4 * 377, "uram288": 462}
+    md, figs = sections.msm(m, tmp_path)
+    assert "| adder (7 multipliers + 6 add/sub) | 4,660 |" in md and "| Montgomery multiplier (x7) | 665 |" in md
+    assert "462 URAM288" in md and "deepest register-to-register logic in `MontgomeryMul`" in md
 
 
 def test_field_figures(report):
@@ -75,5 +147,8 @@ def test_readme_section_splices_report(report, tmp_path):
     fake.write_text(f"# x\n{readme.BEGIN}\nSECTION-BEFORE-SPLICE\n{readme.END}\ntail\n")
     assert readme.main(["--report", str(report / "report.md"), "--readme", str(fake)]) == 0
     text = fake.read_text()
-    assert "SECTION-BEFORE-SPLICE" not in text and "### Field arithmetic" in text and text.endswith("tail\n")
+    assert "SECTION-BEFORE-SPLICE" not in text and text.endswith("tail\n")
+    for heading in ("### Field arithmetic", "### Poseidon (PoseidonAxis)", "### MSM bucket engine"):
+        assert heading in text, heading
+    assert "`build/bench/poseidon_rate_vs_dsp.png`" in text and "`build/bench/msm_busy_over_time.png`" in text
     assert readme.main(["--report", str(report / "report.md"), "--readme", str(fake), "--check"]) == 0

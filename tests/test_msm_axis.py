@@ -69,7 +69,7 @@ def test_msm_axis_vu9p_long(name):
     from reference_model import msm
     from tools import msm_cpp
     from tools.msm_rtl import layout_of
-    from bench.msm import scalars_for
+    from tb.msm_axis_tb import scalar_set
 
     top = "MsmAxis_vu9p_model"
     layout = layout_of(top)
@@ -77,7 +77,7 @@ def test_msm_axis_vu9p_long(name):
     r = random.Random(seed)
     points, _ = msm_data.generate(7, seed & 0xFFFF)
     records = msm.precompute_points(points).records
-    scalars = scalars_for(name, layout, len(points), r)
+    scalars = scalar_set(name, layout, len(points), r)
     res = msm_cpp.run(top, scalars, records, pause=30, seed=seed)
     assert res["error"] == 0, res
     assert res["buckets"] == msm.accumulate_buckets(layout, records, scalars), f"{name}: replay with SEED={seed}"

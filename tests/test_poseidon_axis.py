@@ -101,9 +101,13 @@ def test_poseidon_harness_mixed(tmp_path):
 
 @pytest.mark.long
 def test_poseidon_soak(tmp_path):
-    """ZK_SOAK_HASHES (default 1,000,000) frames, every arity, 1 in 1,000 malformed, throttled, on the c1100
-    configuration, in chunks of 100,000; zero mismatches against the model's kernel (2 processes)."""
-    top = os.environ.get("ZK_SOAK_TOP", "PoseidonAxis_c1100")
+    """ZK_SOAK_HASHES (default 1,000,000) frames, every arity, 1 in 1,000 malformed, throttled, in chunks of
+    100,000; zero mismatches against the model's kernel (2 processes).  The top is the c1100 configuration's
+    simulation twin (the multiplier model: same schedule, same cycles; ZK_SOAK_TOP=PoseidonAxis_c1100 runs the real
+    multipliers, about 50 times slower here): this soaks the engines, reorder buffer and framing, while the real
+    multiplier has its own million-product soak (tests/test_field_montmul.py) and runs inside the real c1100 top in
+    test_poseidon_harness_mixed."""
+    top = os.environ.get("ZK_SOAK_TOP", "PoseidonAxis_c1100_model")
     total = int(os.environ.get("ZK_SOAK_HASHES", "1000000"))
     seed = simrun.seed_from_env()
     r = random.Random(seed)

@@ -4,13 +4,16 @@ tools reach the registers through 4-byte pread/pwrite, the driver's other user-d
 from __future__ import annotations
 
 import hashlib
+import io
+import json
 import random
 import shutil
+import subprocess
 
 import pytest
 
 from reference_model import keccak
-from tools.sw import PAIR_TOP, SPEED_TOP, SPONGE_TOP, build_sw, emulator, ok, tool
+from tools.sw import MSM_TOP, PAIR_TOP, POSEIDON_TOP, SPEED_TOP, SPONGE_TOP, SW, VALGRIND, build_sw, emulator, ok, tool
 
 pytestmark = pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
 
@@ -58,3 +61,43 @@ def test_library_threads_helgrind(mode):
         r = tool("zk-pair", "-d", dev, "-n", 64, "-s", 8, "-m", mode, "-t", 1500, timeout=300,
                  wrap=["valgrind", "--tool=helgrind", "-q", "--error-exitcode=99"])
         assert "Possible data race" not in r.stderr and r.returncode == (1 if mode == "naive" else 0), r.stderr
+
+
+def test_poseidon_valgrind(tmp_path):
+    """zk-poseidon: a good run (two arities, two writes), a core-rejected frame, a malformed file"""
+    from reference_model.poseidon import cli as model
+    lines = ["0x1 0x2", "0x0 0x1 0x2 0x3", "0x5 0x6"]
+    (tmp_path / "in.txt").write_text("".join(l + "\n" for l in lines))
+    want = []
+    for l in lines:
+        out = io.StringIO()
+        assert model.main(["--arity", str(len(l.split()))], stdin=io.StringIO(l + "\n"), stdout=out) == 0
+        want.append(out.getvalue().strip())
+    slow = {"ZKEMU_TIMEOUT_MS": "120000"}
+    with emulator(POSEIDON_TOP) as dev:
+        r = ok(tool("zk-poseidon", "-d", dev, "-t", 60000, "-i", tmp_path / "in.txt", "-b", 2, valgrind=True, env=slow,
+                    timeout=300))
+        assert r.stdout.split() == want
+        (tmp_path / "rej.txt").write_text("0x1 0x2 0x3\n0x1 0x2\n")
+        r = tool("zk-poseidon", "-d", dev, "-t", 60000, "-i", tmp_path / "rej.txt", "--unchecked", valgrind=True,
+                 env=slow, timeout=300)
+        assert r.returncode == 2 and r.stdout.split() == ["rejected", want[0]], r.stderr
+        (tmp_path / "bad.txt").write_text("0x1 0xg\n")
+        r = tool("zk-poseidon", "-d", dev, "-i", tmp_path / "bad.txt", valgrind=True)
+        assert r.returncode == 2 and "not 0x followed" in r.stderr
+
+
+def test_msm_valgrind(tmp_path):
+    """zk-msm (links sw/host-msm, Rust + rayon): memcheck errors fail, and definite/indirect leaks; rayon's global
+    thread pool stays reachable by design, as in tests/test_msm_host.py"""
+    from bench.msm_host import build_host
+    build_host()
+    subprocess.run(["make", "-s", "-C", str(SW), "msm"], check=True)
+    vg = [a for a in VALGRIND if not a.startswith("--show-leak-kinds") and not a.startswith("--errors-for-leak-kinds")]
+    vg += ["--errors-for-leak-kinds=definite,indirect"]
+    with emulator(MSM_TOP) as dev:
+        r = ok(tool("zk-msm", "-d", dev, "-g", 2, "-w", "6,6,6,6", "-B", 24, wrap=vg, timeout=300))
+        assert r.stdout.startswith("0x") or r.stdout.strip() == "infinity"
+        (tmp_path / "x.json").write_text(json.dumps({"points": ["infinity"], "scalars": ["0xzz"]}))
+        r = tool("zk-msm", "-d", dev, "-i", tmp_path / "x.json", "-w", "6,6,6,6", "-B", 24, wrap=vg)
+        assert r.returncode == 2 and "a scalar is not" in r.stderr, r.stderr

@@ -28,7 +28,10 @@ proc zk::board_tops {} {
     variable board_kinds
     variable board_flash_tops
     set out {}
-    foreach k $board_kinds { lappend out {*}[zk::rtl_tops ${k}_*] }
+    foreach k $board_kinds {
+        # *_model tops carry the simulation model of the multiplier: not synthesisable
+        foreach t [zk::rtl_tops ${k}_*] { if {![string match *_model $t]} { lappend out $t } }
+    }
     foreach t $board_flash_tops { lappend out {*}[zk::rtl_tops $t] }
     return $out
 }

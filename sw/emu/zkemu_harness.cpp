@@ -2,7 +2,7 @@
 // (libzkemu.so connects a tool's open() to them) and clocks the RTL while any device file is open.
 //
 //   zkemu --dir DIR [--prefix xdma0] [--clock aclk] [--resetn aresetn] [--h2c K=PORT]... [--c2h K=PORT]...
-//         [--axil PORT] [--status SIG,SIG...] [--freeze-after-beats N] [--freeze-after-cycles N]
+//         [--axil PORT] [--status SIG,SIG...] [--sys-status-count N] [--freeze-after-beats N] [--freeze-after-cycles N]
 //         [--freeze-after-writes N] [--axil-timeout CYCLES] [--grace-cycles N] [--throttle PCT] [--seed N]
 //         [--fst FILE] [--axil-base OFF] [--spi PREFIX --flash-size N --flash-jedec ID --flash-image FILE
 //         --flash-stuck ADDR:MASK --flash-busy PP,SSE,SE,WRSR --flash-status SR] [--icap PREFIX --reload-ms MS]
@@ -11,7 +11,10 @@
 // --throttle PCT: H2C TVALID and C2H TREADY drop on PCT% of the cycles at random (--seed), as a busy engine's do.
 //
 // User BAR: offsets below 0x10000 go to the AXI4-Lite port; the system block (zkxdma.h: ZK_SYS_*) at 0x10000
-// answers the ID, pulses the reset and shows the --status outputs.  --freeze-after-beats stops the clock after N
+// answers the ID, pulses the reset (RESET reads 1 during the pulse) and shows the --status outputs; INFO (0x10008)
+// reads [7:0] the block's status count (--sys-status-count, default the number of --status outputs), [15:8] the reset
+// cycles (16); BAD (0x1000C) counts reads of unmapped offsets of the 4 KiB window and writes to anything but RESET,
+// which answer 0 / are ignored, and is not cleared by RESET (the block's own reset is the card's).  --freeze-after-beats stops the clock after N
 // H2C beats (--freeze-after-cycles: N clock cycles; --freeze-after-writes: N AXI4-Lite writes) and the core hangs: no ready, no output, registers read all
 // ones, until a system reset.
 //
@@ -39,7 +42,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-enum { SYS_BASE = 0x10000, SYS_ID = SYS_BASE, SYS_RESET = SYS_BASE + 4, SYS_STATUS = SYS_BASE + 0x10 };
+// SystemBlock (hw/src/zkspinal/system/SystemBlock.scala) in its 4 KiB window (12 address bits, as in the block designs)
+enum { SYS_BASE = 0x10000, SYS_ID = SYS_BASE, SYS_RESET = SYS_BASE + 4, SYS_INFO = SYS_BASE + 8, SYS_BAD = SYS_BASE + 0xC,
+       SYS_STATUS = SYS_BASE + 0x10, SYS_WINDOW = 0x1000, SYS_RESET_CYCLES = 16 };
 static const uint32_t SYS_MAGIC = 0x7a6b5359u;
 enum Kind { H2C, C2H, USER };
 
@@ -73,7 +78,7 @@ static void send_all(Conn &c, const void *p, size_t n) {
 
 static void usage() {
     fprintf(stderr, "usage: zkemu --dir DIR [--prefix xdma0] [--clock aclk] [--resetn aresetn] [--h2c K=PORT]...\n"
-                    "  [--c2h K=PORT]... [--axil PORT] [--status SIG,...] [--freeze-after-beats N] [--freeze-after-cycles N]\n"
+                    "  [--c2h K=PORT]... [--axil PORT] [--status SIG,...] [--sys-status-count N] [--freeze-after-beats N] [--freeze-after-cycles N]\n"
                     "  [--freeze-after-writes N] [--grace-cycles N] [--throttle PCT] [--seed N]\n"
                     "  [--axil-timeout CYCLES] [--fst FILE] [--axil-base OFF] [--spi PREFIX] [--flash-size N]\n"
                     "  [--flash-jedec ID] [--flash-image FILE] [--flash-stuck ADDR:MASK]... [--flash-busy PP,SSE,SE,WRSR]\n"
@@ -88,6 +93,7 @@ int main(int argc, char **argv) {
     uint64_t freeze_after = 0, freeze_cycles = 0, freeze_writes = 0, axil_timeout = 4096, grace_opt = 1u << 16;
     uint64_t seed = 1;
     int throttle = 0;
+    long sys_status_count = -1;
     std::string spi, icap, flash_image;
     uint64_t flash_size = 1u << 20, flash_jedec = 0x20BA14, flash_status = 0, reload_ms = 300, axil_base = 0;
     std::vector<std::pair<uint32_t, uint8_t>> stuck;
@@ -112,6 +118,7 @@ int main(int argc, char **argv) {
         else if (a == "--freeze-after-beats") freeze_after = strtoull(v.c_str(), nullptr, 0);
         else if (a == "--freeze-after-cycles") freeze_cycles = strtoull(v.c_str(), nullptr, 0);
         else if (a == "--freeze-after-writes") freeze_writes = strtoull(v.c_str(), nullptr, 0);
+        else if (a == "--sys-status-count") sys_status_count = strtol(v.c_str(), nullptr, 0);
         else if (a == "--throttle") throttle = atoi(v.c_str());
         else if (a == "--seed") seed = strtoull(v.c_str(), nullptr, 0);
         else if (a == "--grace-cycles") grace_opt = strtoull(v.c_str(), nullptr, 0);
@@ -141,6 +148,12 @@ int main(int argc, char **argv) {
         } else usage();
     }
     if (dir.empty()) usage();
+    if (sys_status_count < 0) sys_status_count = (long)status.size();
+    if (sys_status_count > 255 || (size_t)sys_status_count < status.size()) {
+        fprintf(stderr, "zkemu: --sys-status-count %ld: at least the %zu --status outputs, at most 255\n", sys_status_count,
+                status.size());
+        return 2;
+    }
 
     auto ctx = std::make_unique<VerilatedContext>();
     std::unique_ptr<Model> m(zkemu_make_model(ctx.get()));
@@ -218,7 +231,8 @@ int main(int argc, char **argv) {
 
     std::vector<std::unique_ptr<Conn>> conns;
     uint64_t cycles = 0, time = 0, total_beats = 0, lite_writes = 0;
-    int reset_left = 16;
+    uint32_t sys_bad = 0; // SystemBlock's BAD counter
+    int reset_left = SYS_RESET_CYCLES;
     std::mt19937_64 rng(seed);
     uint64_t idle_cycles = 0, grace = grace_opt;
     auto lite_idle = [&]() { return !lite || lite->q.empty(); };
@@ -237,14 +251,23 @@ int main(int argc, char **argv) {
         bool core = axil_base ? (o.off >= axil_base && o.off < axil_base + SYS_BASE) : o.off < SYS_BASE;
         if (core && lite && !frozen) return false;
         uint64_t v = 0;
+        bool in_sys = !core && o.off >= SYS_BASE && o.off < SYS_BASE + SYS_WINDOW;
+        uint32_t word = (o.off - SYS_BASE) / 4, first_status = (SYS_STATUS - SYS_BASE) / 4;
         if (core) v = frozen || !lite ? 0xffffffffu : 0;
-        else if (o.off == SYS_ID) v = SYS_MAGIC;
-        else if (o.off >= SYS_STATUS && (o.off - SYS_STATUS) / 4 < status_ports.size())
-            v = status_ports[(o.off - SYS_STATUS) / 4]->get() & 0xffffffffu;
+        else if (o.kind == ZKEMU_REG_READ && in_sys) {
+            if (o.off == SYS_ID) v = SYS_MAGIC;
+            else if (o.off == SYS_RESET) v = reset_left > 0;
+            else if (o.off == SYS_INFO) v = SYS_RESET_CYCLES << 8 | (uint32_t)sys_status_count;
+            else if (o.off == SYS_BAD) v = sys_bad;
+            else if (word >= first_status && word - first_status < (uint32_t)sys_status_count)
+                v = word - first_status < status_ports.size() ? status_ports[word - first_status]->get() & 0xffffffffu : 0;
+            else sys_bad++;
+        }
         if (o.kind == ZKEMU_REG_WRITE) {
             v = 0;
+            if (in_sys && o.off != SYS_RESET) sys_bad++;
             if (o.off == SYS_RESET && (o.len & 1)) {
-                reset_left = 16;
+                reset_left = SYS_RESET_CYCLES;
                 frozen = false;
                 total_beats = 0;
                 freeze_after = freeze_cycles = freeze_writes = 0; // an injected hang happens once
@@ -391,7 +414,8 @@ int main(int argc, char **argv) {
             old.swap(listeners);
             usleep((useconds_t)(reload_ms * 1000));
             for (auto &l : old) listen_on(l.kind, l.ch);
-            reset_left = 16;
+            reset_left = SYS_RESET_CYCLES;
+            sys_bad = 0; // a new design: the system block starts from its reset
             idle_cycles = 0;
             printf("zkemu: reconfigured\n");
             fflush(stdout);

@@ -27,6 +27,8 @@
 #define ZK_SYS_BASE 0x10000u
 #define ZK_SYS_ID (ZK_SYS_BASE + 0x0)      /* read: ZK_SYS_MAGIC */
 #define ZK_SYS_RESET (ZK_SYS_BASE + 0x4)   /* write 1: pulse the cores' reset (16 cycles), streams flushed */
+#define ZK_SYS_INFO (ZK_SYS_BASE + 0x8)    /* read: [7:0] status words, [15:8] reset pulse cycles */
+#define ZK_SYS_BAD (ZK_SYS_BASE + 0xC)     /* read: accesses to unmapped offsets / writes to read-only ones */
 #define ZK_SYS_STATUS (ZK_SYS_BASE + 0x10) /* read-only: the core's status outputs, one 32-bit word each */
 #define ZK_SYS_MAGIC 0x7a6b5359u           /* "zkSY" */
 

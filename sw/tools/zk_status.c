@@ -12,16 +12,27 @@ static const reg KECCAK_SPEED[] = {{"control", 0x000, 0}, {"retc", 0x004, 0}, {"
                                    {"checksum", 0x128, 2}, {"test_choice", 0x134, 0}, {"nb_elmts", 0x138, 0},
                                    {"freq", 0x13C, 0}, {"nb_test_runs", 0x140, 0}, {"nb_rounds", 0x144, 0},
                                    {"cycles", 0x148, 1}, {"perms", 0x150, 1}, {"calls", 0x158, 0}, {NULL, 0, 0}};
-/* status outputs the system block shows, per core */
+/* PoseidonRegs (hw/src/zkspinal/poseidon/PoseidonAxis.scala) */
+static const reg POSEIDON[] = {{"info", 0x00, 0}, {"info2", 0x04, 0}, {"frames_in", 0x10, 0}, {"digests_out", 0x14, 0},
+                               {"flagged_out", 0x18, 0}, {"err_range", 0x1C, 0}, {"err_arity", 0x20, 0},
+                               {"err_length", 0x24, 0}, {"in_flight", 0x28, 0}, {"cycles", 0x2C, 0}, {NULL, 0, 0}};
+/* MsmAxisRegs (hw/src/zkspinal/msm/MsmAxis.scala) */
+static const reg MSM[] = {{"control", 0x00, 0}, {"error", 0x04, 0}, {"count", 0x08, 0}, {"timeout", 0x0C, 0},
+                          {"cycles", 0x10, 1}, {"busy", 0x18, 1}, {"acc_cycles", 0x20, 1}, {"stalls", 0x28, 0},
+                          {"deferred", 0x2C, 0}, {"starved", 0x30, 0}, {"error_index", 0x34, 0}, {"info", 0x38, 0},
+                          {"phase", 0x3C, 0}, {"consumed", 0x40, 0}, {NULL, 0, 0}};
+/* status outputs the system block shows, per core (then the board's adapters': InbandLast for Poseidon) */
 static const char *SPONGE_STATUS[] = {"messages", "errors", NULL};
+static const char *POSEIDON_STATUS[] = {"inband_frames", "inband_partial", NULL};
 static const char *PAIR_STATUS[] = {"pairs", NULL};
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: zk-status [options]\n"
                "options:\n" TOOL_DEV_HELP
-               "  -k, --core NAME      keccak-speed | keccak-sponge | pair | none (default keccak-speed)\n"
+               "  -k, --core NAME      keccak-speed | keccak-sponge | pair | poseidon | msm | none (default keccak-speed)\n"
                "  -r, --reg OFF        also read the 32-bit register at byte offset OFF (repeatable)\n"
+               "  -w, --write OFF=VAL  write VAL to the register at OFF first (repeatable, in order)\n"
                "  -R, --reset          pulse the core's reset through the system block first\n"
                "exit: 0 ok, 1 device error or the core does not answer, 2 usage\n");
 }
@@ -31,13 +42,14 @@ int main(int argc, char **argv)
     tool_dev t;
     tool_dev_init(&t);
     const char *core = "keccak-speed";
-    uint32_t extra[32];
-    int n_extra = 0, reset = 0;
+    uint32_t extra[32], woff[32], wval[32];
+    int n_extra = 0, n_write = 0, reset = 0;
     static const struct option lo[] = {TOOL_DEV_LONGOPTS, {"core", required_argument, NULL, 'k'},
                                        {"reg", required_argument, NULL, 'r'}, {"reset", no_argument, NULL, 'R'},
+                                       {"write", required_argument, NULL, 'w'},
                                        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int o;
-    while ((o = getopt_long(argc, argv, TOOL_DEV_OPTS "k:r:Rh", lo, NULL)) != -1) {
+    while ((o = getopt_long(argc, argv, TOOL_DEV_OPTS "k:r:w:Rh", lo, NULL)) != -1) {
         if (tool_dev_opt(&t, o, optarg))
             continue;
         switch (o) {
@@ -47,6 +59,17 @@ int main(int argc, char **argv)
                 die("at most 32 --reg");
             extra[n_extra++] = (uint32_t)parse_u64("register offset", optarg, ZK_USER_MAP_BYTES - 4);
             break;
+        case 'w': {
+            char *eq = strchr(optarg, '=');
+            if (!eq || n_write == 32) {
+                fprintf(stderr, "zk-status: --write OFF=VAL (at most 32)\n");
+                return 2;
+            }
+            *eq = 0;
+            woff[n_write] = (uint32_t)parse_u64("register offset", optarg, ZK_USER_MAP_BYTES - 4);
+            wval[n_write++] = (uint32_t)parse_u64("register value", eq + 1, 0xffffffffu);
+            break;
+        }
         case 'R': reset = 1; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
@@ -60,6 +83,10 @@ int main(int argc, char **argv)
         status = SPONGE_STATUS;
     else if (!strcmp(core, "pair"))
         status = PAIR_STATUS;
+    else if (!strcmp(core, "poseidon"))
+        regs = POSEIDON, status = POSEIDON_STATUS;
+    else if (!strcmp(core, "msm"))
+        regs = MSM;
     else if (strcmp(core, "none")) {
         usage(stderr);
         return 2;
@@ -73,10 +100,18 @@ int main(int argc, char **argv)
         return 1;
     if (reset && zk_soft_reset(&d))
         die_dev(&d, 1);
+    for (int i = 0; i < n_write; i++)
+        if (zk_reg_write(&d, woff[i], wval[i]))
+            die_dev(&d, 1);
     uint32_t v, hi;
     if (zk_reg_read(&d, ZK_SYS_ID, &v))
         die_dev(&d, 1);
     printf("system_id 0x%08x%s\n", v, v == ZK_SYS_MAGIC ? "" : " (no zkspinal system block)");
+    if (v == ZK_SYS_MAGIC) {
+        if (zk_reg_read(&d, ZK_SYS_INFO, &v) || zk_reg_read(&d, ZK_SYS_BAD, &hi))
+            die_dev(&d, 1);
+        printf("system_status_words %u\nsystem_reset_cycles %u\nsystem_bad_accesses %u\n", v & 0xff, v >> 8 & 0xff, hi);
+    }
     int rc = 0;
     for (int i = 0; status && status[i]; i++) {
         if (zk_reg_read(&d, ZK_SYS_STATUS + 4 * (uint32_t)i, &v))

@@ -1,21 +1,35 @@
 """Benchmark of PoseidonAxis against TRIDENT (seed 001).
 
-    python -m tests.bench.poseidon [--config c1100] [--hashes 1000] [--mhz 250] [--no-synth] [--json FILE]
+    python -m tests.bench.poseidon [--config c1100] [--also small] [--hashes 1000] [--mhz 250] [--real-sim]
+                                   [--no-synth] [--no-sweep] [--json FILE]
 
-For every built-in arity, a stream of --hashes random MerkleTree frames at full rate through the C++ Verilator
-harness (tests/harness/poseidon_axis_main.cpp), every digest checked against the model:
+For every built-in arity of --config (and of each --also configuration), a stream of --hashes random MerkleTree
+frames at full rate through the C++ Verilator harness (tests/harness/poseidon_axis_main.cpp), every digest checked
+against the model.  The cycles come from the configuration's simulation twin PoseidonAxis_<config>_model when it
+exists (the multiplier model: same products, same latency, so the same cycle for every output; the bench checks
+that both elaborations report the same slots, beats and latencies) because the twin builds in seconds; --real-sim
+simulates the real top instead.
   cycles/hash   steady state: (t[i] - t[i - S]) / S averaged over the outputs after the first 2 S, with S the
-                ring slots of all engines (the hashes in flight; output comes in bursts of one ring population)
+                ring slots of all engines (the hashes in flight; output comes in bursts of one ring population);
+                checked against the generator's schedule, beats per hash / engines
   latency       cycles from the first input beat to the first digest (rings empty)
   utilization   Montgomery products the hash needs (reference_model.poseidon.count_ops) / (multipliers x cycles/hash)
   Mhash/s       --mhz / cycles per hash
-and yosys synth_xilinx -family xcup of the whole top, hierarchically (tests/bench/poseidon_synth.py): DSP48E2, LUT,
-FF, BRAM, the deepest register-to-register logic (LUT levels, longest carry chain).  TRIDENT's published figures are printed alongside.
+Sweep (--no-sweep skips it): the generator's own schedule for a grid of configurations (engines x constant
+multipliers per engine) from `hw.runMain zkspinal.poseidon.PoseidonSweep` (no Verilog emitted; cached under
+build/bench by the md5 of the Scala sources and the constants): beats per hash per arity and DSP tiles, so
+cycles/hash = beats / engines, not simulated; the bench checks that the sweep's figures equal the manifest's for
+every measured configuration.
+yosys synth_xilinx -family xcup of the whole --config top, hierarchically (tests/bench/hier_synth.py): DSP48E2,
+LUT, FF, BRAM, the deepest register-to-register logic (LUT levels, longest carry chain).  TRIDENT's published
+figures (tests/bench/anchors.py) are printed alongside.
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import subprocess
 import random
 import sys
 import tempfile
@@ -28,12 +42,13 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 import poseidon_harness as H  # noqa: E402
 import reference_model.poseidon as P  # noqa: E402
 import simrun  # noqa: E402
-from tests.bench import poseidon_synth  # noqa: E402
+from tests.bench import anchors, hier_synth  # noqa: E402
 
-# seed 001 (published): hash rates on a Varium C1100 at 100 MHz with 4,108 DSP
-TRIDENT_RATE = {2: 0.991e6, 8: 358e3, 11: 305e3}
-TRIDENT_DSP = 4108
+TRIDENT = anchors.TRIDENT
 TARGETS = {2: 4e6, 11: 1e6}  # issue: c1100 at 250 MHz
+# what PoseidonSweep's output depends on: (directory, file pattern)
+SWEEP_SOURCES = [(ROOT / "hw" / "src" / "zkspinal" / d, "*.scala") for d in ("field", "poseidon")] + [
+    (ROOT / "constants" / "poseidon", "*")]
 
 
 def measure(top: str, arity: int, hashes: int, seed: int, ring: int) -> dict:
@@ -62,56 +77,129 @@ def measure(top: str, arity: int, hashes: int, seed: int, ring: int) -> dict:
             "sim_cycles": stats["cycles"], "sim_seconds": wall}
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="bench poseidon", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--config", default="c1100")
-    ap.add_argument("--hashes", type=int, default=1000, help="hashes per arity (the rings must fill: > engines x slots)")
-    ap.add_argument("--mhz", type=float, default=250.0)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--no-synth", action="store_true")
-    ap.add_argument("--json", type=Path, default=ROOT / "build" / "bench" / "poseidon.json")
-    a = ap.parse_args(argv)
-    top = f"PoseidonAxis_{a.config}"
+def sweep(out_dir: Path) -> dict:
+    """The generator's schedule for a grid of configurations (PoseidonSweep), cached by the md5 of its inputs."""
+    h = hashlib.md5()
+    for d, pattern in SWEEP_SOURCES:
+        for f in sorted(x for x in d.rglob(pattern) if x.is_file()):
+            h.update(f.relative_to(ROOT).as_posix().encode() + f.read_bytes())
+    cache = out_dir / f"poseidon-sweep-{h.hexdigest()[:12]}.json"
+    if not cache.exists():
+        out_dir.mkdir(parents=True, exist_ok=True)
+        tmp = cache.with_suffix(".tmp")
+        p = subprocess.run([str(ROOT / "mill"), "--no-daemon", "hw.runMain", "zkspinal.poseidon.PoseidonSweep",
+                            "--out", str(tmp)], cwd=ROOT, capture_output=True, text=True)
+        if p.returncode != 0 or not tmp.exists():
+            raise RuntimeError(f"PoseidonSweep failed ({p.returncode}):\n{p.stdout[-2000:]}\n{p.stderr[-2000:]}")
+        tmp.rename(cache)
+    data = json.loads(cache.read_text())
+    for c in data["configs"]:
+        c["cycles_per_hash"] = [b / c["engines"] for b in c["beats_per_hash"]]
+    return data
+
+
+def measure_config(config: str, hashes: int, seed: int, real_sim: bool, mhz: float) -> dict:
+    """Cycles per hash of every arity of PoseidonAxis_<config> (from its _model twin unless real_sim)."""
+    top = f"PoseidonAxis_{config}"
     meta = simrun.top_info(top)
     mults = meta["mont_muls"]
     print(f"{top}: {meta['engines']} engine(s) x (3 S-box + {meta['multipliers_per_engine']} constant) Montgomery "
           f"multipliers = {mults} ({meta['dsp_tiles']} DSP tiles by the generator), {meta['slots']} ring slots per "
           f"engine, {'optimized' if meta['optimized'] else 'plain'} schedule", flush=True)
+    sim_top = top
+    twin = f"{top}_model"
+    if not real_sim and (simrun.RTL / f"{twin}.v").exists():
+        tmeta = simrun.top_info(twin)
+        same = ("slots", "beats_per_hash", "engine_latency", "mont_mul_latency", "rob_depth", "arities")
+        differ = [k for k in same if tmeta[k] != meta[k]]
+        if differ:
+            raise RuntimeError(f"{twin} differs from {top} in {', '.join(differ)}: its cycles would not be {top}'s")
+        sim_top = twin
+        print(f"cycles from {twin} (multiplier model; slots, beats and latencies equal {top}'s)", flush=True)
     rows = []
-    for arity, beats, planned in zip(meta["arities"], meta["beats_per_hash"], meta["cycles_per_hash"]):
+    for arity, beats in zip(meta["arities"], meta["beats_per_hash"]):
         ring = meta["engines"] * meta["slots"]
-        m = measure(top, arity, max(a.hashes, 3 * ring + 50), a.seed + arity, ring)
+        m = measure(sim_top, arity, max(hashes, 3 * ring + 50), seed + arity, ring)
+        planned = beats / meta["engines"]
+        # the generator's promise: with every ring full, one hash per beats/engines cycles
+        if abs(m["cycles_per_hash"] - planned) > 1e-9 * planned:
+            raise AssertionError(f"{top} arity {arity}: {m['cycles_per_hash']} cycles/hash measured, the schedule "
+                                 f"says {beats} beats / {meta['engines']} engines = {planned}")
         ops = P.count_ops(P.poseidon_constants(arity), meta["optimized"])
-        m.update({"beats": beats, "planned_cycles_per_hash": float(planned), "products": ops.mul,
-                  "utilization": ops.mul / (mults * m["cycles_per_hash"]),
-                  "mhash_s": a.mhz / m["cycles_per_hash"]})
+        m.update({"beats": beats, "planned_cycles_per_hash": planned, "products": ops.mul,
+                  "utilization": ops.mul / (mults * m["cycles_per_hash"]), "mhash_s": mhz / m["cycles_per_hash"]})
         rows.append(m)
-        print(f"  arity {arity}: {m['cycles_per_hash']:.2f} cycles/hash ({m['hashes']} hashes, "
-              f"{m['sim_cycles']} cycles simulated in {m['sim_seconds']:.0f} s)", flush=True)
+        print(f"  arity {arity}: {m['cycles_per_hash']:.2f} cycles/hash (= {beats} beats / {meta['engines']} "
+              f"engines; {m['hashes']} hashes, {m['sim_cycles']} cycles simulated in {m['sim_seconds']:.0f} s)",
+              flush=True)
+    return {"config": config, "top": top, "simulated": sim_top, "meta": meta, "arities": rows}
+
+
+def print_table(res: dict, mhz: float) -> None:
+    tr = TRIDENT
+    print(f"\n{res['top']} at {mhz:.0f} MHz (cycles from Verilator simulation; {tr['source']}: published, "
+          f"{tr['dsp']} DSP at {tr['mhz']} MHz)")
+    print(f"{'arity':>5} {'beats':>6} {'cyc/hash':>9} {'latency':>8} {'products':>9} {'util':>6} {'Mhash/s':>8} "
+          f"{'target':>7} {'TRIDENT':>8} {'x':>6}")
+    for m in res["arities"]:
+        t_rate = tr["hash_per_s"].get(m["arity"])
+        tg = TARGETS.get(m["arity"]) if res["config"] == "c1100" else None
+        tg_s = f"{tg / 1e6:.1f}" if tg else "-"
+        tr_s = f"{t_rate / 1e6:.3f}" if t_rate else "-"
+        x_s = f"{m['mhash_s'] * 1e6 / t_rate:.2f}" if t_rate else "-"
+        print(f"{m['arity']:>5} {m['beats']:>6} {m['cycles_per_hash']:>9.2f} {m['latency']:>8} {m['products']:>9} "
+              f"{m['utilization']:>6.1%} {m['mhash_s']:>8.3f} {tg_s:>7} {tr_s:>8} {x_s:>6}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="bench poseidon", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--config", default="c1100", help="the configuration measured and synthesized")
+    ap.add_argument("--also", default="", help="comma-separated configurations measured too (no synthesis)")
+    ap.add_argument("--hashes", type=int, default=1000, help="hashes per arity (the rings must fill: > engines x slots)")
+    ap.add_argument("--mhz", type=float, default=250.0)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--real-sim", action="store_true", help="simulate the real top, not its _model twin")
+    ap.add_argument("--no-synth", action="store_true")
+    ap.add_argument("--no-sweep", action="store_true", help="skip the generator's schedule for a grid of configurations")
+    ap.add_argument("--json", type=Path, default=ROOT / "build" / "bench" / "poseidon.json")
+    a = ap.parse_args(argv)
+    configs = [a.config] + [c for c in a.also.split(",") if c and c != a.config]
+    measured = [measure_config(c, a.hashes, a.seed, a.real_sim, a.mhz) for c in configs]
+    main_res = measured[0]
+    meta = main_res["meta"]
+    sw = None
+    if not a.no_sweep:
+        t = time.time()
+        sw = sweep(a.json.parent)
+        print(f"generator schedule of {len(sw['configs'])} configurations (PoseidonSweep, {time.time() - t:.0f} s)")
+        by_shape = {(c["engines"], c["multipliers_per_engine"]): c for c in sw["configs"]}
+        for res in measured:
+            m = res["meta"]
+            c = by_shape.get((m["engines"], m["multipliers_per_engine"]))
+            if c and (c["beats_per_hash"] != m["beats_per_hash"] or c["dsp_tiles"] != m["dsp_tiles"]):
+                raise AssertionError(f"PoseidonSweep's {c['name']} differs from the emitted {res['top']}: "
+                                     f"{c['beats_per_hash']} / {c['dsp_tiles']} vs {m['beats_per_hash']} / "
+                                     f"{m['dsp_tiles']}")
     syn = None
     if not a.no_synth:
         t = time.time()
-        syn = poseidon_synth.run(simrun.RTL / meta["file"], top)
+        syn = hier_synth.run(simrun.RTL / meta["file"], main_res["top"])
         print(f"  yosys: {time.time() - t:.0f} s", flush=True)
-
-    print(f"\nPoseidonAxis_{a.config} at {a.mhz:.0f} MHz (cycles from Verilator simulation; TRIDENT: published, "
-          f"{TRIDENT_DSP} DSP at 100 MHz)")
-    print(f"{'arity':>5} {'beats':>6} {'cyc/hash':>9} {'latency':>8} {'products':>9} {'util':>6} {'Mhash/s':>8} "
-          f"{'target':>7} {'TRIDENT':>8} {'x':>6}")
-    for m in rows:
-        tr = TRIDENT_RATE.get(m["arity"])
-        tg = TARGETS.get(m["arity"]) if a.config == "c1100" else None
-        tg_s = f"{tg / 1e6:.1f}" if tg else "-"
-        tr_s = f"{tr / 1e6:.3f}" if tr else "-"
-        x_s = f"{m['mhash_s'] * 1e6 / tr:.2f}" if tr else "-"
-        print(f"{m['arity']:>5} {m['beats']:>6} {m['cycles_per_hash']:>9.2f} {m['latency']:>8} {m['products']:>9} "
-              f"{m['utilization']:>6.1%} {m['mhash_s']:>8.3f} {tg_s:>7} {tr_s:>8} {x_s:>6}")
+    for res in measured:
+        print_table(res, a.mhz)
     if syn:
-        print(f"yosys synth_xilinx (xcup), whole top: {syn['dsp']} DSP48E2, {syn['lut']} LUT, {syn['ff']} FF, "
+        print(f"yosys synth_xilinx (xcup), whole top: {syn['dsp']} DSP48E2, {syn['lut']} LUT ({syn['lut_sites']} LUT6 "
+              f"sites with small LUTs paired), {syn['ff']} FF, "
               f"{syn['srl']} SRL, {syn['lutram']} LUTRAM, {syn['bram36']} BRAM36, {syn['uram']} URAM; deepest path "
               f"{syn['lut_levels']} LUT levels (in {syn['deepest_module']}), longest carry chain {syn['carry_bits']} bits")
     a.json.parent.mkdir(parents=True, exist_ok=True)
-    a.json.write_text(json.dumps({"top": top, "mhz": a.mhz, "meta": meta, "arities": rows, "synth": syn}, indent=1))
+    syn_out = {k: v for k, v in syn.items() if k != "depth_per_module"} if syn else None
+    a.json.write_text(json.dumps({"top": main_res["top"], "simulated": main_res["simulated"], "mhz": a.mhz,
+                                  "meta": meta, "arities": main_res["arities"], "measured": measured,
+                                  "sweep": sw, "synth": syn_out,
+                                  "trident": {"rate": TRIDENT["hash_per_s"], "dsp": TRIDENT["dsp"],
+                                              "mhz": TRIDENT["mhz"], "source": TRIDENT["source"]},
+                                  "targets": TARGETS if a.config == "c1100" else {}}, indent=1))
     print(f"results in {a.json}")
     return 0
 

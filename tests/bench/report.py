@@ -3,8 +3,11 @@
     python -m tests.bench report [--quick] [--out build/bench]      (./run.sh bench [--quick])
 
 Runs each benchmark module with --json into OUT/<core>.json (its printed output into OUT/<core>.log), then writes
-OUT/report.md, OUT/report.json (the same figures, for checks) and PNG plots.  --quick: small sizes, one prime, three Keccak
-settings, no sponge runs (about 10 minutes on 2 cores); the full run measures everything.  Progress bars go to stderr on a
+OUT/report.md, OUT/report.json (the same figures, for checks) and PNG plots (Keccak rate against LUTs, Poseidon hash
+rate against DSP budget, MSM adder-busy fraction over time).  --quick: small sizes, one prime, three Keccak settings,
+no sponge runs, the Poseidon and MSM cycles without their yosys runs (about 10 minutes on 2 cores); the full run
+measures everything (the yosys results of the Poseidon and MSM tops take hours the first time and are cached under
+build/synth by the md5 of the Verilog).  Progress bars go to stderr on a
 terminal and stay quiet otherwise (CI).
 """
 from __future__ import annotations
@@ -31,6 +34,8 @@ from tests.bench import anchors, sections  # noqa: E402
 PLAN: dict[str, tuple[str, list[str], list[str]]] = {
     "field": ("field", [], ["--fields", "bls12_381_fr", "--ops", "200"]),
     "keccak": ("keccak", [], ["--rounds", "200", "--no-sponge", "--settings", "1,2,4"]),
+    "poseidon": ("poseidon", ["--also", "small"], ["--no-synth", "--hashes", "200"]),
+    "msm": ("msm", [], ["--no-synth", "--npows", "11", "--adversarial-npow", "9", "--sample-cycles", "512"]),
     "poseidon-model": ("poseidon_model", [], ["--arities", "2,11", "--seconds", "0.3", "--jobs", "2"]),
     "msm-host": ("msm_host", [], ["--npow", "12", "--reps", "1"]),
     "host": ("host", [], ["--count", "200000", "--repeat", "2"]),

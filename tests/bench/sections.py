@@ -103,7 +103,224 @@ def host(data: dict, out: Path) -> tuple[str, dict]:
     return "## Host formatting cost (sw/lib)\n\n" + "\n".join(lines), figs
 
 
-RENDER = {"field": field, "keccak": keccak, "poseidon-model": poseidon_model, "msm-host": msm_host, "host": host}
+def _synth_rows(rows: list[tuple[str, dict]]) -> list[str]:
+    """Markdown rows of yosys figures (hier_synth.run's keys) for (label, figures) pairs."""
+    head = ["", "DSP48E2", "LUT", "LUT6 sites", "FF", "BRAM36", "URAM", "deepest logic"]
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for label, r in rows:
+        depth = f"{r['lut_levels']} LUT levels, {r['carry_bits']}-bit carry chain"
+        out.append(f"| {label} | {r['dsp']:,} | {r['lut']:,} | {r['lut_sites']:,} | {r['ff']:,} | {r['bram36']:,} | "
+                   f"{r['uram']:,} | {depth} |")
+    return out
+
+
+def poseidon(data: dict, out: Path) -> tuple[str, dict]:
+    mhz = data["mhz"]
+    tr = anchors.TRIDENT
+    measured = data.get("measured") or [{"config": data["top"].split("_", 1)[1], "top": data["top"],
+                                         "simulated": data["simulated"], "meta": data["meta"],
+                                         "arities": data["arities"]}]
+    head = ["configuration", "arity", "beats", "cycles/hash", "latency (cycles)", "utilization",
+            f"Mhash/s @ {mhz:.0f} MHz", "DSP tiles", "Mhash/s per 1,000 DSP",
+            f"{tr['source'].split(' (')[0]} Mhash/s @ {tr['mhz']} MHz", "x TRIDENT", "x TRIDENT per DSP"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    rows = []
+    for res in measured:
+        meta = res["meta"]
+        for m in res["arities"]:
+            t_rate = tr["hash_per_s"].get(m["arity"])
+            per_kdsp = m["mhash_s"] * 1000 / meta["dsp_tiles"]
+            t_cells = ["-", "-", "-"]
+            if t_rate:
+                t_per_kdsp = t_rate / 1e6 * 1000 / tr["dsp"]
+                t_cells = [f"{t_rate / 1e6:.3f}", f"{m['mhash_s'] * 1e6 / t_rate:.2f}", f"{per_kdsp / t_per_kdsp:.2f}"]
+            lines.append(f"| {res['config']} ({meta['engines']} x {meta['multipliers_per_engine']}) | {m['arity']} | "
+                         f"{m['beats']} | {m['cycles_per_hash']:.2f} | {m['latency']} | {m['utilization']:.1%} | "
+                         f"{m['mhash_s']:.3f} | {meta['dsp_tiles']:,} | {per_kdsp:.3f} | " + " | ".join(t_cells) + " |")
+            rows.append({"config": res["config"], "arity": m["arity"], "engines": meta["engines"],
+                         "beats": m["beats"], "cycles_per_hash": m["cycles_per_hash"], "latency": m["latency"],
+                         "utilization": m["utilization"], "mhash_s": m["mhash_s"], "dsp_tiles": meta["dsp_tiles"]})
+    sims = ", ".join(f"`{r['simulated']}`" for r in measured)
+    lines += ["", f"Configuration = engines x constant multipliers per engine (each engine also has 3 S-box "
+                  f"multipliers). Cycles from Verilator ({sims}: the multiplier model, cycle-identical to the real "
+                  f"top), every digest checked against the model; steady-state cycles/hash equal the generator's "
+                  f"beats/engines (checked); Mhash/s projected at the stated {mhz:.0f} MHz (no place and route "
+                  f"here). DSP tiles: the generator's count (one 26 x 17 tile per DSP48E2). "
+                  f"{tr['source']}: published, {tr['dsp']:,} DSP at {tr['mhz']} MHz."]
+    syn = data.get("synth")
+    figs = {"mhz": mhz, "measured": rows, "synth": None, "sweep": None, "plots": []}
+    if syn:
+        srows = [(f"`{syn['top']}` (whole top)", syn)]
+        mm = syn.get("modules", {}).get("MontgomeryMul")
+        if mm:
+            srows.insert(0, (f"Montgomery multiplier (x{mm['instances']})", mm))
+        lines += ["", f"yosys `synth_xilinx -family xcup`, hierarchical; deepest register-to-register logic in "
+                      f"`{syn['deepest_module']}`:", ""] + _synth_rows(srows)
+        lines += ["", f"{tr['source']} after Vivado implementation (published): {tr['dsp']:,} DSP, "
+                      f"{tr['lut']:,} LUT."]
+        figs["synth"] = {k: syn[k] for k in ("dsp", "lut", "lut_sites", "ff", "bram36", "uram", "lut_levels",
+                                             "carry_bits")}
+    sw = data.get("sweep")
+    if sw:
+        figs["sweep"] = {"configs": len(sw["configs"]), "mont_mul_dsp_tiles": sw["mont_mul_dsp_tiles"]}
+        best = []
+        for i, arity in enumerate(sw["arities"]):
+            t_rate = tr["hash_per_s"].get(arity)
+            if not t_rate:
+                continue
+            ok = [c for c in sw["configs"] if mhz * 1e6 / c["cycles_per_hash"][i] >= t_rate]
+            if ok:
+                c = min(ok, key=lambda c: (c["dsp_tiles"], c["cycles_per_hash"][i]))
+                best.append(f"arity {arity}: {c['engines']} x {c['multipliers_per_engine']}, {c['dsp_tiles']:,} DSP "
+                            f"tiles, {mhz / c['cycles_per_hash'][i]:.3f} Mhash/s")
+        lines += ["", f"Generator schedule (`PoseidonSweep`, not simulated: cycles/hash = beats/engines) for "
+                      f"{len(sw['configs'])} configurations, {sw['mont_mul_dsp_tiles']} DSP tiles per Montgomery "
+                      f"multiplier. Smallest configuration at least as fast as TRIDENT at {mhz:.0f} MHz: "
+                      + ("; ".join(best) if best else "none") + "."]
+        _poseidon_plot(measured, sw, mhz, out / "poseidon_rate_vs_dsp.png")
+        figs["plots"].append("poseidon_rate_vs_dsp.png")
+        lines += ["", "![Poseidon hash rate against DSP budget](poseidon_rate_vs_dsp.png)"]
+    return "## Poseidon (PoseidonAxis)\n\n" + "\n".join(lines), figs
+
+
+def _poseidon_plot(measured: list, sw: dict, mhz: float, path: Path) -> None:
+    plt = _plot()
+    tr = anchors.TRIDENT
+    arities = sw["arities"]
+    cols = 2
+    fig, axes = plt.subplots((len(arities) + cols - 1) // cols, cols, figsize=(10, 7.5), squeeze=False)
+    engines = sorted({c["engines"] for c in sw["configs"]})
+    cmap = plt.get_cmap("viridis")
+    for i, arity in enumerate(arities):
+        ax = axes[i // cols][i % cols]
+        for k, e in enumerate(engines):
+            cs = sorted((c for c in sw["configs"] if c["engines"] == e), key=lambda c: c["dsp_tiles"])
+            ax.plot([c["dsp_tiles"] for c in cs], [mhz / c["cycles_per_hash"][i] for c in cs], "o-", ms=4, lw=0.8,
+                    color=cmap(k / max(1, len(engines) - 1)), alpha=0.8,
+                    label=f"generator schedule, {e} engine{'s' if e > 1 else ''} (beats/engines)")
+        for res in measured:
+            m = next((r for r in res["arities"] if r["arity"] == arity), None)
+            if m:
+                ax.plot([res["meta"]["dsp_tiles"]], [m["mhash_s"]], "*", ms=14, color="tab:red", mec="black",
+                        label="measured (Verilator cycles)")
+                ax.annotate(res["config"], (res["meta"]["dsp_tiles"], m["mhash_s"]), textcoords="offset points",
+                            xytext=(6, -10), fontsize=8)
+        t_rate = tr["hash_per_s"].get(arity)
+        if t_rate:
+            ax.plot([tr["dsp"]], [t_rate / 1e6], "X", ms=11, color="black",
+                    label=f"TRIDENT (published, {tr['mhz']} MHz)")
+        ax.axvline(5952, color="gray", ls=":", lw=1)
+        ax.set_xscale("log"), ax.set_yscale("log")
+        ax.set_title(f"arity {arity}")
+        ax.set_xlabel("DSP tiles (generator count; dotted: the C1100's 5,952 DSP)")
+        ax.set_ylabel(f"Mhash/s projected @ {mhz:.0f} MHz")
+        ax.grid(True, which="both", alpha=0.3)
+    for j in range(len(arities), axes.size):
+        axes[j // cols][j % cols].axis("off")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    uniq = dict(zip(labels, handles))
+    fig.legend(uniq.values(), uniq.keys(), loc="lower center", ncol=2, fontsize=8)
+    fig.suptitle("Poseidon (BLS12-381 Fr): hash rate against DSP budget")
+    fig.tight_layout(rect=(0, 0.1, 1, 0.96))
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def _runs(layout: str) -> str:
+    """'13,13,12' -> '2 x 13 + 1 x 12'."""
+    runs: list[list] = []
+    for w in layout.split(","):
+        if runs and runs[-1][1] == w:
+            runs[-1][0] += 1
+        else:
+            runs.append([1, w])
+    return " + ".join(f"{k} x {w}" for k, w in runs)
+
+
+def msm(data: dict, out: Path) -> tuple[str, dict]:
+    mhz = data.get("mhz", anchors.HARDCAML["mhz"])
+    h = anchors.HARDCAML
+    rows = data["rows"]
+    lines = ["| scalar set | points | additions | cycles | accumulate cycles | adder busy | stalls | deferred | "
+             "buckets checked |", "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['set']} | {r['points']:,} | {r['additions']:,} | {r['cycles']:,} | {r['acc_cycles']:,} | "
+                     f"{r['busy_frac']:.2%} | {r['stalls']:,} | {r['deferred']:,} | "
+                     f"{'yes' if r['checked'] else 'no' if r['checked'] is False else 'not checked'} |")
+    lines += ["", f"`{data['top']}` (the multiplier model: cycle-identical to the real engine) in Verilator"
+                  + (f", windows {_runs(data['layout'])} bits ({data['buckets']:,} buckets), adder latency "
+                     f"{data['adder_latency']}"
+                     if "layout" in data else "")
+                  + ". Busy = additions / (accumulate + flush cycles); adversarial sets are correct but slower."]
+    figs = {"mhz": mhz, "rows": [{k: r[k] for k in ("set", "npow", "points", "additions", "cycles", "acc_cycles",
+                                                    "busy", "busy_frac", "other_cycles")} for r in rows],
+            "projection": None, "synth": None, "timelines": {}, "plots": []}
+    pr = data.get("projection")
+    if pr:
+        lines += ["", f"| projected at {mhz:g} MHz (from {pr['from']}) | zkspinal | {h['source']} (published, "
+                      f"{h['mhz']} MHz) |", "|---|---|---|",
+                  f"| bucket phase, one 2^26 MSM | {pr['one_s']:.3f} s ({pr['cycles_2_26']:,} cycles; "
+                  f"{pr['bound_s']:.3f} s at 100% busy) | {h['bucket_phase_s']} s |",
+                  f"| four 2^26 MSMs | {pr['four_s']:.2f} s (bucket phases; host work overlapped) | "
+                  f"{h['four_msm_s']} s |"]
+        figs["projection"] = {k: pr[k] for k in ("cycles_2_26", "one_s", "four_s", "bound_s")}
+        figs["projection"]["from"] = pr["from"]
+    syn = data.get("synth")
+    if syn:
+        srows = []
+        mods = syn.get("modules", {})
+        if "MontgomeryMul" in mods:
+            srows.append((f"Montgomery multiplier (x{mods['MontgomeryMul']['instances']})", mods["MontgomeryMul"]))
+        if "TwistedEdwardsAdder" in mods:
+            srows.append(("adder (7 multipliers + 6 add/sub)", mods["TwistedEdwardsAdder"]))
+        srows.append((f"`{syn['top']}` (whole engine)", syn))
+        lines += ["", f"yosys `synth_xilinx -family xcup`, hierarchical; deepest register-to-register logic in "
+                      f"`{syn['deepest_module']}`:", ""] + _synth_rows(srows)
+        mem = data.get("memory")
+        if mem:
+            lines += ["", f"Bucket memories by shape: {mem['bucket_bits'] / 8e6:.1f} MB = {mem['uram288']} URAM288 "
+                          f"(VU9P: 960)."]
+        figs["synth"] = {k: syn[k] for k in ("dsp", "lut", "lut_sites", "ff", "bram36", "uram", "lut_levels",
+                                             "carry_bits")}
+    timed = [r for r in rows if r.get("timeline") and r["timeline"]["cycle"]]
+    if timed:
+        for r in timed:
+            tl = r["timeline"]
+            figs["timelines"][f"{r['set']}_2^{r['npow']}"] = {"every": tl["every"], "windows": len(tl["cycle"]),
+                                                             "min": min(tl["busy_frac"]), "max": max(tl["busy_frac"]),
+                                                             "cycle": tl["cycle"], "busy_frac": tl["busy_frac"]}
+        _msm_plot(timed, out / "msm_busy_over_time.png")
+        figs["plots"].append("msm_busy_over_time.png")
+        lines += ["", f"Adder busy fraction per window of {timed[0]['timeline']['every']:,} cycles (BUSY read over "
+                      "AXI4-Lite while the job runs, accumulate and flush phases):", "",
+                  "![MSM adder-busy fraction over time](msm_busy_over_time.png)"]
+    return "## MSM bucket engine (MsmAxis, BLS12-377 G1)\n\n" + "\n".join(lines), figs
+
+
+def _msm_plot(rows: list, path: Path) -> None:
+    plt = _plot()
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
+    for r in rows:
+        ax = a1 if r["set"] == "random" else a2
+        tl = r["timeline"]
+        ax.plot([c / 1e3 for c in tl["cycle"]], tl["busy_frac"], lw=1, label=f"{r['set']} 2^{r['npow']} "
+                                                                           f"({r['busy_frac']:.1%} overall)")
+    for ax, title in ((a1, "random scalars"), (a2, "adversarial scalars")):
+        ax.set_title(title)
+        ax.set_xlabel("k cycles since the accumulate phase began")
+        ax.set_ylim(-0.02, 1.02)
+        ax.grid(True, alpha=0.3)
+        if ax.lines:
+            ax.legend(fontsize=8, loc="lower left" if ax is a1 else "upper right")
+    a1.set_ylabel("adder busy fraction per window")
+    fig.suptitle("MSM bucket engine: adder-busy fraction over time")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+RENDER = {"field": field, "keccak": keccak, "poseidon": poseidon, "msm": msm, "poseidon-model": poseidon_model,
+          "msm-host": msm_host, "host": host}
 
 
 def render(core: str, data, out: Path) -> tuple[str, dict]:

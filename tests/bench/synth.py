@@ -6,7 +6,11 @@ register-to-register logic of the mapped netlist:
               MUXF7/F8 count as part of the LUT they extend, not as a level;
   carry_bits  the longest CARRY4 chain (4 bits per CARRY4: yosys never emits CARRY8, so a chain of k CARRY4 is
               a 4k-bit carry chain, k/2 CARRY8 on the device);
-  chains_per_path the most distinct carry chains any single path goes through.
+  chains_per_path the most distinct carry chains any single path goes through;
+and lut_sites, the LUT6 sites the LUTs need once two small LUTs may share one site: a site is a LUT6_2 whose two
+outputs (O6, O5) share at most five inputs, which Vivado fills by combining LUTs (yosys reports single-output LUTs).
+The estimate pairs, greedily, LUTs of at most five inputs that share an input net and use at most five distinct
+nets together (pairs without a common net, which Vivado may also combine, are not counted: an upper bound on sites).
 Results are cached by the md5 of the Verilog under build/synth/.
 """
 from __future__ import annotations
@@ -24,6 +28,8 @@ from buildlock import locked  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = ROOT / "build" / "synth"
+# part of every cache key: bump when the figures computed from a netlist change (2: lut_sites)
+ANALYSIS_VERSION = b"2"
 
 SEQUENTIAL = {"FDRE", "FDSE", "FDCE", "FDPE", "LDCE", "LDPE", "SRL16E", "SRLC32E", "RAMB18E2", "RAMB36E2",
               "URAM288", "URAM288_BASE", "RAM32M", "RAM64M", "RAM32X1D", "RAM64X1D", "RAM128X1D", "RAM32M16",
@@ -57,6 +63,37 @@ def _counts(cells: dict) -> dict:
         "uram": by_type["URAM288"] + by_type["URAM288_BASE"],
         "cell_types": dict(sorted(by_type.items())),
     }
+
+
+def lut_sites(cells: dict) -> int:
+    """LUT6 sites after pairing small LUTs that share an input (see the module docstring)."""
+    small, big = [], 0
+    for name, c in cells.items():
+        t = c["type"]
+        if t not in LUTS:
+            continue
+        ins = frozenset(b for port, bits in c["connections"].items() if port.startswith("I")
+                        for b in bits if isinstance(b, int))
+        if len(ins) >= 6:
+            big += 1
+        else:
+            small.append(ins)
+    by_net = defaultdict(list)
+    for i, ins in enumerate(small):
+        for b in ins:
+            by_net[b].append(i)
+    paired = [False] * len(small)
+    pairs = 0
+    for i in sorted(range(len(small)), key=lambda k: -len(small[k])):
+        if paired[i]:
+            continue
+        for b in small[i]:
+            mate = next((j for j in by_net[b][:64] if j != i and not paired[j] and len(small[i] | small[j]) <= 5), None)
+            if mate is not None:
+                paired[i] = paired[mate] = True
+                pairs += 1
+                break
+    return big + len(small) - pairs
 
 
 def _depth(module: dict) -> dict:
@@ -157,7 +194,7 @@ def run(verilog: Path | str, top: str, quiet: bool = True) -> dict:
     verilog = Path(verilog)
     if shutil.which("yosys") is None:
         raise RuntimeError("yosys is not installed (./run.sh setup installs it)")
-    key = hashlib.md5(verilog.read_bytes() + top.encode()).hexdigest()
+    key = hashlib.md5(verilog.read_bytes() + top.encode() + ANALYSIS_VERSION).hexdigest()
     out_dir = CACHE / f"{top}-{key[:12]}"
     result_file = out_dir / "result.json"
     with locked(out_dir.with_name(out_dir.name + ".lock")):
@@ -176,7 +213,7 @@ def _synthesise(verilog: Path, top: str, out_dir: Path, result_file: Path) -> di
         raise RuntimeError(f"yosys failed on {top}: see {out_dir / 'yosys.log'}\n{proc.stderr[-2000:]}")
     design = json.loads(netlist.read_text())
     module = design["modules"][top]
-    result = {"top": top, **_counts(module["cells"]), **_depth(module)}
+    result = {"top": top, **_counts(module["cells"]), "lut_sites": lut_sites(module["cells"]), **_depth(module)}
     result_file.write_text(json.dumps(result, indent=1))
     netlist.unlink()  # large; the result and the log stay
     return result

@@ -27,7 +27,7 @@ from simrun import top_info
 from tb import axi
 
 CONTROL, ERROR, COUNT, TIMEOUT, CYCLES, BUSY, ACC_CYCLES = 0x00, 0x04, 0x08, 0x0C, 0x10, 0x18, 0x20
-STALLS, DEFERRED, STARVED, ERROR_INDEX, INFO, PHASE, CONSUMED = 0x28, 0x2C, 0x30, 0x34, 0x38, 0x3C, 0x40
+STALLS, DEFERRED, STARVED, ERROR_INDEX, INFO, PHASE, CONSUMED, FRAMING = 0x28, 0x2C, 0x30, 0x34, 0x38, 0x3C, 0x40, 0x44
 ST_BUSY, ST_DONE, ST_ERROR, ST_IDLE = 1, 2, 4, 8
 E_RANGE, E_SCALARS_SHORT, E_SCALARS_LONG, E_POINTS_SHORT, E_POINTS_LONG, E_PADDING, E_TIMEOUT, E_REFUSED = (
     1 << i for i in range(8))
@@ -93,17 +93,26 @@ class MsmTb:
         return (n + 4) * (self.info["latency"] + 8) * 2 + self.layout.total_buckets * 12 + 4096 * 2 + 20_000
 
     async def run(self, scalars, records, count: int | None = None, scalar_bytes: bytes | None = None,
-                  point_bytes: bytes | None = None, expect_error: int = 0) -> dict:
-        """One job: COUNT, start, both streams, read-out; returns the counters and the buckets (or error)."""
+                  point_bytes: bytes | None = None, expect_error: int = 0, chunk: int = 0) -> dict:
+        """One job: COUNT, start, both streams, read-out; returns the counters and the buckets (or error).
+        chunk > 0: each stream goes as packets of `chunk` elements, tlast on each (XDMA writes), interleaved."""
         n = len(scalars) if count is None else count
         await self.wr(COUNT, n)
         await self.wr(CONTROL, 1)
         sb = MF.scalar_stream(scalars) if scalar_bytes is None else scalar_bytes
         pb = MF.pack_point_records(records) if point_bytes is None else point_bytes
-        if sb:
-            await self.scalars.send(AxiStreamFrame(sb))
-        if pb:
-            await self.points.send(AxiStreamFrame(pb))
+        if chunk:
+            sstep, pstep = chunk * MF.SCALAR_BYTES, chunk * MF.RECORD_BYTES
+            for k in range(0, max(len(sb) // MF.SCALAR_BYTES, len(pb) // MF.RECORD_BYTES), chunk):
+                if sb[k * MF.SCALAR_BYTES:k * MF.SCALAR_BYTES + sstep]:
+                    await self.scalars.send(AxiStreamFrame(sb[k * MF.SCALAR_BYTES:k * MF.SCALAR_BYTES + sstep]))
+                if pb[k * MF.RECORD_BYTES:k * MF.RECORD_BYTES + pstep]:
+                    await self.points.send(AxiStreamFrame(pb[k * MF.RECORD_BYTES:k * MF.RECORD_BYTES + pstep]))
+        else:
+            if sb:
+                await self.scalars.send(AxiStreamFrame(sb))
+            if pb:
+                await self.points.send(AxiStreamFrame(pb))
         if expect_error:
             status = await self.wait_status(ST_ERROR, self.max_cycles(n))
             err = await self.rd(ERROR)
@@ -236,6 +245,27 @@ async def bad_inputs(tb: MsmTb, r: random.Random):
     await tb.wait_status(ST_DONE, 1000)
 
 
+async def packet_framing(tb: MsmTb, r: random.Random):
+    """Streams written in chunks (tlast on every chunk, as XDMA sends them): an error without FRAMING, the exact
+    buckets with it; with FRAMING a stream that stops early still ends in the watchdog."""
+    n = 10
+    _, records = points_for(n, 11)
+    good = scalar_set("random", tb.layout, n, r)
+    await tb.run(good, records, chunk=4, expect_error=E_SCALARS_SHORT | E_POINTS_SHORT)
+    await tb.soft_reset()
+    await tb.wr(FRAMING, 1)
+    assert await tb.rd(FRAMING) == 1
+    res = await tb.run(good, records, chunk=4)
+    assert res["buckets"] == M.accumulate_buckets(tb.layout, records, good), "chunked job"
+    res = await tb.run(good, records, chunk=2)
+    assert res["buckets"] == M.accumulate_buckets(tb.layout, records, good), "chunked job, 2 per packet"
+    await tb.wr(TIMEOUT, 2000)
+    await tb.run(good, records, point_bytes=MF.pack_point_records(records[:6]), expect_error=E_TIMEOUT)
+    await tb.soft_reset()
+    await tb.wr(TIMEOUT, 1 << 24)
+    await tb.wr(FRAMING, 0)
+
+
 async def watchdog_stopped_stream(tb: MsmTb, r: random.Random):
     """The scalar stream never comes (a DMA that stopped, no tlast to see): only the watchdog can end the job."""
     n = 5
@@ -280,6 +310,7 @@ async def msm_bad_input(dut):
     r = random.Random(cocotb.RANDOM_SEED ^ 0xA5)
     await bad_inputs(tb, r)
     await check_job(tb, "random", 8, r)
+    await packet_framing(tb, r)
     await watchdog_stopped_stream(tb, r)
     await check_job(tb, "random", 8, r)
 

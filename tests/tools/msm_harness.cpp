@@ -2,11 +2,14 @@
 // per second for 2^14-point jobs on Hardcaml's layout).  Same protocol as tests/tb/msm_axis_tb.py: COUNT, start,
 // the scalar and point streams (optionally with random pauses on all three streams), the bucket read-out, counters.
 //
-//   msm_harness SCALARS.bin POINTS.bin COUNT OUT_BUCKETS.bin OUT.json [PAUSE_PERCENT [SEED [TRACE.fst]]]
+//   msm_harness SCALARS.bin POINTS.bin COUNT OUT_BUCKETS.bin OUT.json [PAUSE_PERCENT [SEED [SAMPLE_CYCLES [TRACE.fst]]]]
 //
 // SCALARS.bin / POINTS.bin are the stream payloads of reference_model/msm_formats.py (64-byte beats; tlast on the
-// last beat); OUT.json gets the AXI4-Lite counters.  Exit status 1 on a hang (no progress for 10^7 cycles) or when
-// the engine reports an error.
+// last beat); OUT.json gets the AXI4-Lite counters.  SAMPLE_CYCLES > 0: while the job runs, the harness also reads
+// BUSY (low word), STALLS, CONSUMED and PHASE over AXI4-Lite every SAMPLE_CYCLES cycles, on the register port only
+// (the streams keep their own schedule), and writes the series into OUT.json ("samples": cycle of each sample
+// counted from the start write, then one list per register).  Exit status 1 on a hang (no progress for 10^7
+// cycles) or when the engine reports an error.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -103,9 +106,64 @@ static uint32_t axil_read(uint32_t addr) {
 
 static uint64_t rd64(uint32_t a) { uint64_t lo = axil_read(a); return lo | (uint64_t)axil_read(a + 4) << 32; }
 
+// Periodic register samples during a job, read over AXI4-Lite without stopping the streams: step() drives the
+// read-address channel before the evaluation of a cycle, done() takes the handshakes seen before the clock edge.
+struct Sampler {
+  static constexpr uint32_t regs[4] = {0x18, 0x28, 0x40, 0x3C};  // BUSY (lo), STALLS, CONSUMED, PHASE
+  uint64_t every = 0, next = 0, start = 0;
+  int idx = -1;  // register being read, -1 idle
+  bool arf = false, rf = false;
+  uint32_t data = 0, vals[4] = {0, 0, 0, 0};
+  std::vector<uint64_t> cycles;
+  std::vector<uint32_t> series[4];
+  bool idle() const { return idx < 0; }
+  void step(bool allowNew) {  // before eval
+    if (idx < 0 && every && allowNew && cycle >= next) {
+      idx = 0;
+      dut->s_axil_araddr = regs[0]; dut->s_axil_arvalid = 1; dut->s_axil_arprot = 0; dut->s_axil_rready = 1;
+    }
+  }
+  void sense() {  // after eval, before the clock edge
+    arf = idx >= 0 && dut->s_axil_arvalid && dut->s_axil_arready;
+    rf = idx >= 0 && dut->s_axil_rready && dut->s_axil_rvalid;
+    data = dut->s_axil_rdata;
+  }
+  void done() {  // after the clock edge
+    if (arf) dut->s_axil_arvalid = 0;
+    if (!rf) return;
+    if (idx == 0) cycles.push_back(cycle - start);
+    vals[idx++] = data;
+    if (idx < 4) {
+      dut->s_axil_araddr = regs[idx]; dut->s_axil_arvalid = 1;
+    } else {
+      for (int k = 0; k < 4; k++) series[k].push_back(vals[k]);
+      idx = -1; dut->s_axil_rready = 0;
+      next += every;
+    }
+  }
+  void drain() {  // finish a read in flight (the streams must be idle)
+    for (int i = 0; i < 1000 && idx >= 0; i++) { dut->eval(); sense(); tick(); done(); }
+    if (idx >= 0) { std::fprintf(stderr, "AXI4-Lite sample read hung\n"); std::exit(1); }
+    if (!cycles.empty() && series[0].size() < cycles.size()) cycles.pop_back();
+  }
+  void json(FILE *f) const {
+    static const char *names[4] = {"busy", "stalls", "consumed", "phase"};
+    std::fprintf(f, ", \"samples\": {\"every\": %llu, \"cycle\": [", (unsigned long long)every);
+    for (size_t i = 0; i < series[0].size(); i++) std::fprintf(f, "%s%llu", i ? ", " : "", (unsigned long long)cycles[i]);
+    std::fprintf(f, "]");
+    for (int k = 0; k < 4; k++) {
+      std::fprintf(f, ", \"%s\": [", names[k]);
+      for (size_t i = 0; i < series[k].size(); i++) std::fprintf(f, "%s%u", i ? ", " : "", series[k][i]);
+      std::fprintf(f, "]");
+    }
+    std::fprintf(f, "}");
+  }
+};
+constexpr uint32_t Sampler::regs[4];
+
 int main(int argc, char **argv) {
   if (argc < 6) {
-    std::fprintf(stderr, "usage: %s SCALARS.bin POINTS.bin COUNT OUT_BUCKETS.bin OUT.json [PAUSE%% [SEED [TRACE]]]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s SCALARS.bin POINTS.bin COUNT OUT_BUCKETS.bin OUT.json [PAUSE%% [SEED [SAMPLE_CYCLES [TRACE]]]]\n", argv[0]);
     return 2;
   }
   Verilated::commandArgs(argc, argv);
@@ -114,13 +172,15 @@ int main(int argc, char **argv) {
   uint32_t count = (uint32_t)std::strtoul(argv[3], nullptr, 0);
   int pause = argc > 6 ? std::atoi(argv[6]) : 0;
   std::mt19937_64 rng(argc > 7 ? std::strtoull(argv[7], nullptr, 0) : 1);
+  Sampler sampler;
+  sampler.every = argc > 8 ? std::strtoull(argv[8], nullptr, 0) : 0;
   dut = new TOP_CLASS;
 #ifdef ZK_TRACE
-  if (argc > 8) {
+  if (argc > 9) {
     Verilated::traceEverOn(true);
     trace = new VerilatedFstC;
     dut->trace(trace, 99);
-    trace->open(argv[8]);
+    trace->open(argv[9]);
   }
 #endif
   if (sc.size() % 64 || pt.size() % 64) { std::fprintf(stderr, "stream files must be whole 64-byte beats\n"); return 2; }
@@ -135,6 +195,8 @@ int main(int argc, char **argv) {
   axil_write(0x08, count);
   axil_write(0x00, 1);
   uint64_t start = cycle;
+  sampler.start = sampler.next = start;
+  uint64_t nextErrorCheck = start + 0x10000;
   size_t si = 0, pi = 0;
   std::vector<uint8_t> out;
   uint8_t beat[64];
@@ -148,11 +210,14 @@ int main(int argc, char **argv) {
     dut->s_axis_points_tvalid = pv;
     if (pv) { set_beat(dut->s_axis_points_tdata, &pt[64 * pi]); dut->s_axis_points_tlast = pi + 1 == pBeats; }
     dut->m_axis_buckets_tready = orr;
+    sampler.step(true);
     dut->eval();
+    sampler.sense();
     bool sf = sv && dut->s_axis_scalars_tready, pf = pv && dut->s_axis_points_tready;
     bool of = orr && dut->m_axis_buckets_tvalid;
     if (of) { get_beat(dut->m_axis_buckets_tdata, beat); out.insert(out.end(), beat, beat + 64); last = dut->m_axis_buckets_tlast; }
     tick();
+    sampler.done();
     if (sf) si++;
     if (pf) pi++;
     if (sf || pf || of) lastProgress = cycle;
@@ -160,13 +225,16 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "no progress for 10^7 cycles at cycle %llu (ERROR %#x)\n", (unsigned long long)cycle, axil_read(0x04));
       return 1;
     }
-    if ((cycle & 0xFFFF) == 0 && si == sBeats && pi == pBeats) {  // every input sent: an error ends the job
+    if (cycle >= nextErrorCheck && sampler.idle() && si == sBeats && pi == pBeats) {  // every input sent: an error ends the job
+      nextErrorCheck = cycle + 0x10000;
       dut->m_axis_buckets_tready = 0;
+      dut->s_axis_scalars_tvalid = 0; dut->s_axis_points_tvalid = 0;
       if (axil_read(0x00) & 4) break;
     }
   }
   dut->s_axis_scalars_tvalid = 0; dut->s_axis_points_tvalid = 0; dut->m_axis_buckets_tready = 0;
   uint64_t wall = cycle - start;
+  sampler.drain();
   uint32_t status = axil_read(0x00), error = axil_read(0x04);
   FILE *f = std::fopen(argv[4], "wb");
   if (!f) { std::perror(argv[4]); return 2; }
@@ -176,9 +244,11 @@ int main(int argc, char **argv) {
   if (!f) { std::perror(argv[5]); return 2; }
   std::fprintf(f, "{\"status\": %u, \"error\": %u, \"cycles\": %llu, \"busy\": %llu, \"acc_cycles\": %llu, "
                "\"stalls\": %u, \"deferred\": %u, \"starved\": %u, \"consumed\": %u, \"harness_cycles\": %llu, "
-               "\"info\": %u}\n", status, error, (unsigned long long)rd64(0x10), (unsigned long long)rd64(0x18),
+               "\"info\": %u", status, error, (unsigned long long)rd64(0x10), (unsigned long long)rd64(0x18),
                (unsigned long long)rd64(0x20), axil_read(0x28), axil_read(0x2C), axil_read(0x30), axil_read(0x40),
                (unsigned long long)wall, axil_read(0x38));
+  if (sampler.every) sampler.json(f);
+  std::fprintf(f, "}\n");
   std::fclose(f);
 #ifdef ZK_TRACE
   if (trace) trace->close();

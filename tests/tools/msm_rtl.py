@@ -43,15 +43,17 @@ def ensure_emitted(top: str) -> None:
                        cwd=ROOT, check=True, stdout=sys.stderr)
 
 
-def run_engine(top: str, scalars, records, seed: int = 1, throttle: float = 0.0, harness: str = "cpp") -> dict:
+def run_engine(top: str, scalars, records, seed: int = 1, throttle: float = 0.0, harness: str = "cpp",
+               sample: int = 0) -> dict:
     """Streams one job through the simulated engine; returns its counters and buckets[j][k-1] (tuples).
-    harness: "cpp" (tests/tools/msm_harness.cpp, fast) or "cocotb" (tests/tb/msm_axis_tb.py run_job)."""
+    harness: "cpp" (tests/tools/msm_harness.cpp, fast) or "cocotb" (tests/tb/msm_axis_tb.py run_job).
+    sample > 0 (cpp only): `samples` holds the busy/stall/phase registers read every `sample` cycles."""
     import simrun
 
     if harness == "cpp":
         from tools import msm_cpp
 
-        res = msm_cpp.run(top, scalars, records, pause=int(100 * throttle), seed=seed)
+        res = msm_cpp.run(top, scalars, records, pause=int(100 * throttle), seed=seed, sample=sample)
         if res["error"]:
             raise RuntimeError(f"engine error {res['error']:#x}")
         return res

@@ -23,6 +23,13 @@ SPEED_TOP = "KeccakSpeed_r1_u1"
 SPONGE_TOP = "KeccakSpongeAxis_r1"
 PAIR_TOP = "PairFixture_d16"
 PAIR_DEPTH = 16
+POSEIDON_TOP = "PoseidonInband_small"  # PoseidonAxis behind InbandLast, as on the C1100 design
+# MsmAxis as on the VU9P design, four 6-bit windows, scalars < 2^24.  The quick tier runs the engine with the
+# multiplier's simulation model (same products, same latency: hw/.../field/MontgomeryMulModel.scala), whose emulator
+# builds in about a minute; the real multipliers (193 MB of generated C++, a quarter of an hour to compile here) run
+# the same tool in the long tier (MSM_REAL_TOP), and inside the engine in tests/test_msm_adder.py.
+MSM_TOP = "MsmAxis_small_model"
+MSM_REAL_TOP = "MsmAxis_small"
 
 
 def build_sw() -> Path:

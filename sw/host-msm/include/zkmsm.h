@@ -29,6 +29,9 @@ typedef struct ZkmsmLayout zkmsm_layout;
 /* Window layout, widths from the least significant bit; widths = NULL or count = 0 gives the default
  * (13 windows of 13 bits, 7 of 12 bits).  NULL on a bad layout. */
 zkmsm_layout *zkmsm_layout_new(const uint32_t *widths, size_t count);
+/* The same for an engine built for scalars below 2^scalar_bits (MsmConfig.scalarBound, e.g. MsmAxis_small: windows
+ * 6,6,6,6 and 24 bits): the top window has ((2^scalar_bits - 1) >> o_top) + 1 buckets.  scalar_bits 0: below r. */
+zkmsm_layout *zkmsm_layout_new_bounded(const uint32_t *widths, size_t count, uint32_t scalar_bits);
 void zkmsm_layout_free(zkmsm_layout *layout);
 /* Bucket records the engine returns for this layout (67,926 for the default). */
 size_t zkmsm_layout_total_buckets(const zkmsm_layout *layout);
@@ -46,6 +49,10 @@ int zkmsm_precompute(const uint8_t *points, size_t n, uint8_t *records, int chec
 int zkmsm_postprocess(const zkmsm_layout *layout, const uint8_t *buckets, size_t buckets_len,
                       const uint8_t *points, const uint8_t *scalars, size_t n,
                       const uint64_t *exceptions, size_t num_exceptions, uint8_t *result);
+
+/* The model's data set for (npow, seed), as `python -m reference_model.msm gen` and `host-msm gen` write it:
+ * 2^npow points (96 bytes each at `points`) and scalars (32 bytes each at `scalars`); npow <= 26. */
+int zkmsm_generate(uint32_t npow, uint64_t seed, uint8_t *points, uint8_t *scalars);
 
 /* arkworks' CPU MSM of the same input (the baseline). */
 int zkmsm_msm_cpu(const uint8_t *points, const uint8_t *scalars, size_t n, uint8_t *result);

@@ -83,6 +83,20 @@ pub unsafe extern "C" fn zkmsm_layout_new(widths: *const u32, count: usize) -> *
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn zkmsm_layout_new_bounded(widths: *const u32, count: usize, scalar_bits: u32) -> *mut ZkmsmLayout {
+    let mut out = std::ptr::null_mut();
+    guard(|| {
+        if widths.is_null() || count == 0 {
+            return Err(HostError::new("zkmsm_layout_new_bounded needs the window widths"));
+        }
+        let layout = WindowLayout::with_bound_bits(slice::from_raw_parts(widths, count), scalar_bits).map_err(HostError::new)?;
+        out = Box::into_raw(Box::new(ZkmsmLayout(layout)));
+        Ok(())
+    });
+    out
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn zkmsm_layout_free(layout: *mut ZkmsmLayout) {
     if !layout.is_null() {
         drop(Box::from_raw(layout));
@@ -176,6 +190,33 @@ pub unsafe extern "C" fn zkmsm_msm_cpu(points: *const u8, scalars: *const u8, n:
         }
         let r = G1Projective::msm_bigint(&pts, &sc).into_affine();
         encode_point(&r, out);
+        Ok(())
+    })
+}
+
+/// The model's data set (`python -m reference_model.msm gen --npow K --seed S`, `host-msm gen`): 2^npow points
+/// (96 bytes each) and scalars (32 bytes each).
+#[no_mangle]
+pub unsafe extern "C" fn zkmsm_generate(npow: u32, seed: u64, points: *mut u8, scalars: *mut u8) -> i32 {
+    guard(|| {
+        if npow > 26 {
+            return Err(HostError::new(format!("npow {npow}: at most 26")));
+        }
+        if points.is_null() || scalars.is_null() {
+            return Err(HostError::new("points or scalars is NULL"));
+        }
+        let n = 1usize << npow;
+        let (ps, ss) = crate::gen::generate(npow, seed, false);
+        let out = slice::from_raw_parts_mut(points, n * POINT_BYTES);
+        for (i, p) in ps.iter().enumerate() {
+            encode_point(p, &mut out[i * POINT_BYTES..(i + 1) * POINT_BYTES]);
+        }
+        let out = slice::from_raw_parts_mut(scalars, n * SCALAR_BYTES);
+        for (i, s) in ss.iter().enumerate() {
+            for (k, limb) in s.iter().enumerate() {
+                out[i * SCALAR_BYTES + 8 * k..i * SCALAR_BYTES + 8 * k + 8].copy_from_slice(&limb.to_le_bytes());
+            }
+        }
         Ok(())
     })
 }

@@ -1,7 +1,8 @@
 //! Window layout and signed-digit recoding, as reference_model/msm.py defines them:
 //! windows from the least significant bit; for every window but the top one v = bits + carry,
 //! v >= 2^(w-1) gives the digit v - 2^w and a carry of 1; the top window takes the remaining bits + carry.
-//! Window j < W-1 has 2^(w_j-1) buckets, the top one ((r-1) >> o_top) + 1.
+//! Window j < W-1 has 2^(w_j-1) buckets, the top one ((r-1) >> o_top) + 1, or with a scalar bound b (an engine
+//! configured for scalars < b, as MsmConfig.scalarBound; the model's WindowLayout `order`) ((b-1) >> o_top) + 1.
 
 use ark_bls12_377::Fr;
 use ark_ff::{BigInt, BigInteger, PrimeField};
@@ -36,6 +37,14 @@ pub fn scalar_bits(s: &[u64; 4], o: u32, w: u32) -> u64 {
 
 impl WindowLayout {
     pub fn new(widths: &[u32]) -> Result<Self, String> {
+        Self::with_bound_bits(widths, 0)
+    }
+
+    /// scalars below 2^bound_bits (1..=253; 0: below r)
+    pub fn with_bound_bits(widths: &[u32], bound_bits: u32) -> Result<Self, String> {
+        if bound_bits > 253 {
+            return Err(format!("scalar bound 2^{bound_bits} is above r"));
+        }
         if widths.is_empty() || widths.len() > MAX_WINDOWS {
             return Err(format!("window layout needs 1 to {MAX_WINDOWS} windows, got {}", widths.len()));
         }
@@ -44,6 +53,11 @@ impl WindowLayout {
         }
         let mut r_minus_1 = Fr::MODULUS;
         r_minus_1.sub_with_borrow(&1u64.into());
+        if bound_bits > 0 {
+            r_minus_1 = BigInt::<4>::from(1u64);
+            r_minus_1 = r_minus_1 << bound_bits;
+            r_minus_1.sub_with_borrow(&1u64.into());
+        }
         let bits = r_minus_1.num_bits();
         let total: u32 = widths.iter().sum();
         if total < bits {

@@ -28,12 +28,17 @@ import zkspinal.keccak.{AxiClocked, AxiStreamNames}
   *   0x38 INFO      [7:0] windows, [15:8] stall FIFO depth, [31:16] adder latency
   *   0x3C PHASE     [2:0] core phase (0 idle, 1 clear, 2 accumulate, 3 flush, 4 read-out)
   *   0x40 CONSUMED  points accumulated so far
+  *   0x44 FRAMING   bit 0 packets: a stream may carry tlast before its last element (error bits 1 and 3 are not
+  *                  raised), as it does when the host writes it in chunks through XDMA, which ends every write
+  *                  with tlast; the element count alone frames the job (a stream that stops early ends in the
+  *                  watchdog, bit 6).  0 after reset: tlast exactly on each stream's last element.  Written while idle.
   * Streams: s_axis_scalars (two 256-bit scalars per 512-bit beat), s_axis_points (three beats per point),
   * m_axis_buckets (three beats per bucket, tlast on the last beat of the last bucket): reference_model/msm_formats.md.
   */
 object MsmAxisRegs {
   val control = 0x00; val error = 0x04; val count = 0x08; val timeout = 0x0C; val cycles = 0x10; val busy = 0x18
   val accCycles = 0x20; val stalls = 0x28; val deferred = 0x2C; val starved = 0x30; val errorIndex = 0x34
+  val framing = 0x44
   val info = 0x38; val phase = 0x3C; val consumed = 0x40
 }
 
@@ -70,6 +75,7 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked {
     val errorIndex = Reg(UInt(32 bits)) init (0)
     val countR = Reg(UInt(32 bits)) init (0)
     val timeoutR = Reg(UInt(32 bits)) init (BigInt(1) << 24)
+    val packets = Reg(UInt(1 bits)) init (0)
     val running = core.io.phase =/= MsmPhase.IDLE
     val softReset = Bool()
     softReset := False
@@ -104,7 +110,7 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked {
       sIdx := sIdx + 1
       half := !half
     }
-    when(scalarBeatDone && scalarBeats.last && !lastScalar) { raise(1) := True; }
+    when(scalarBeatDone && scalarBeats.last && !lastScalar && !packets(0)) { raise(1) := True }
     when(scalarBeatDone && !scalarBeats.last && lastScalar) { raise(2) := True }
 
     // ---- points: three beats per record
@@ -123,7 +129,7 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked {
       when(beat =/= 2) { held(beat.resize(1)) := pointBeats.data }
       beat := Mux(beat === 2, U(0), beat + 1)
       when(beat === 2) { pIdx := pIdx + 1 }
-      when(pointBeats.last && !lastPointBeat) { raise(3) := True }
+      when(pointBeats.last && !lastPointBeat && !packets(0)) { raise(3) := True }
       when(!pointBeats.last && lastPointBeat) { raise(4) := True }
     }
 
@@ -200,10 +206,11 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked {
     }
     def param(address: Int, r: UInt): Unit = {
       bus.read(r, address)
-      bus.onWrite(address) { when(!running) { r := writeData.asUInt } }
+      bus.onWrite(address) { when(!running) { r := writeData.asUInt.resized } }
     }
     param(count, countR)
     param(timeout, timeoutR)
+    param(framing, packets)
     bus.read(B(0, 28 bits) ## (!running) ## fatal ## core.io.done ## running, control)
     bus.read(errors, error)
     def read64(address: Int, v: UInt): Unit = { bus.read(v(31 downto 0), address); bus.read(v(63 downto 32), address + 4) }

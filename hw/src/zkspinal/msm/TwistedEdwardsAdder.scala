@@ -39,10 +39,7 @@ class TwistedEdwardsAdder(val field: FieldConfig, cfg: ArithConfig = ArithConfig
     m
   }
   /** mulModel: the multipliers are [[MontgomeryMulModel]] (simulation only) with the real one's latency */
-  private lazy val modelTiming = MontgomeryMulModel.realTiming(field, cfg)
-  private def mul(a: UInt, b: UInt, v: Bool): FlowCore =
-    if (mulModel) core(new MontgomeryMulModel(field, modelTiming._1, modelTiming._2), a, b, v)
-    else core(new MontgomeryMul(field, cfg), a, b, v)
+  private def mul(a: UInt, b: UInt, v: Bool): FlowCore = core(MontgomeryMulModel.make(field, cfg, mulModel), a, b, v)
   private def add(a: UInt, b: UInt, v: Bool) = core(new ModAdd(field, cfg), a, b, v)
   private def sub(a: UInt, b: UInt, v: Bool) = core(new ModSub(field, cfg), a, b, v)
 

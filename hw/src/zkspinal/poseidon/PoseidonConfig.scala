@@ -16,6 +16,8 @@ import zkspinal.field._
   * @param multipliers constant-operand Montgomery multipliers per engine
   * @param robDepth    reorder buffer entries (hashes in flight, power of two); 0 = the smallest that never
   *                    throttles a full set of rings
+  * @param mulModel    simulation only: every Montgomery multiplier is [[MontgomeryMulModel]] (same products, same
+  *                    latency, so the same cycles), for soaks and cycle benchmarks of large configurations
   */
 case class PoseidonConfig(
     name: String,
@@ -25,7 +27,8 @@ case class PoseidonConfig(
     engines: Int = 1,
     multipliers: Int = 2,
     robDepth: Int = 0,
-    arith: ArithConfig = ArithConfig()
+    arith: ArithConfig = ArithConfig(),
+    mulModel: Boolean = false
 ) {
   require(field == FieldConfig.bls12_381_fr, "the Filecoin Poseidon constants exist for BLS12-381 Fr only")
   require(arities.nonEmpty && arities.distinct.size == arities.size, "arities must be distinct and non-empty")
@@ -46,9 +49,17 @@ object PoseidonConfig {
   val small = PoseidonConfig("small", engines = 1, multipliers = 2)
   /** small with the plain schedule (checks that both schedules give the model's digests) */
   val smallPlain = PoseidonConfig("small_plain", engines = 1, multipliers = 2, arities = Seq(2, 4), optimized = false)
-  /** Varium C1100: 2 engines x (3 + 7) Montgomery multipliers = 20 x 240 = 4,800 DSP48E2 (XDMA needs none) */
-  val c1100 = PoseidonConfig("c1100", engines = 2, multipliers = 7)
-  val all: Seq[PoseidonConfig] = Seq(small, smallPlain, c1100)
+  /** Varium C1100: 2 engines x (3 + 6) Montgomery multipliers = 18 x 240 = 4,320 DSP tiles (XDMA needs none).  Six
+    * constant multipliers per engine give the same beats per hash as seven at every arity (a full-round row of
+    * t <= 12 products takes two beats either way) and five would take arity 11 from 408 to 549 beats (below
+    * 1 Mhash/s at 250 MHz): six is the fewest for the targets, which matters because LUTs, not DSPs, bound how many
+    * multipliers fit the device. */
+  val c1100 = PoseidonConfig("c1100", engines = 2, multipliers = 6)
+  /** c1100 with the simulation model of the multiplier: the soak and the cycle benchmark (not for synthesis) */
+  val c1100Model = c1100.copy(name = "c1100_model", mulModel = true)
+  /** small with the model multiplier: the PoseidonCore test */
+  val smallModel = small.copy(name = "small_model", mulModel = true)
+  val all: Seq[PoseidonConfig] = Seq(small, smallPlain, c1100, c1100Model, smallModel)
   def byName(n: String): PoseidonConfig =
     all.find(_.name == n).getOrElse(throw new IllegalArgumentException(s"unknown Poseidon config $n; known: ${all.map(_.name).mkString(", ")}"))
 }

@@ -53,8 +53,8 @@ class PoseidonEngine(val cfg: PoseidonConfig, val programs: Seq[Seq[Beat]], val 
     for ((o, i) <- ops.zipWithIndex) core.io.input.payload(i) := o
     core.io.output.payload
   }
-  private val sboxMuls = Seq.fill(3)(new MontgomeryMul(f, cfg.arith))
-  private val constMuls = Seq.fill(C)(new MontgomeryMul(f, cfg.arith))
+  private val sboxMuls = Seq.fill(3)(MontgomeryMulModel.make(f, cfg.arith, cfg.mulModel))
+  private val constMuls = Seq.fill(C)(MontgomeryMulModel.make(f, cfg.arith, cfg.mulModel))
   private val addPre = new ModAdd(f, cfg.arith)
   private val addPost = new ModAdd(f, cfg.arith)
   private val treeLevels = log2Up(C + 1)

@@ -21,5 +21,9 @@ object PoseidonTops {
 
   def all: Seq[Top] = PoseidonConfig.all.map { cfg =>
     Top(s"PoseidonAxis_${cfg.name}", "PoseidonAxis", () => new PoseidonAxis(cfg), c => info(c.asInstanceOf[PoseidonAxis].core))
+  } :+ {
+    // the core alone (jobs with a whole initial state in, digests in job order out) for its own test
+    val cfg = PoseidonConfig.smallModel
+    Top(s"PoseidonCore_${cfg.name}", "PoseidonCore", () => new PoseidonCore(cfg), c => info(c.asInstanceOf[PoseidonCore]))
   }
 }

@@ -46,12 +46,13 @@ object Emit {
     .++(zkspinal.poseidon.PoseidonTops.all)
     .++(zkspinal.msm.MsmTops.all)
     .++(SystemTops.all)
+    .++(PoseidonInbandTops.all)
     .++(FlashTops.all)
 
   private def md5(path: String): String =
     MessageDigest.getInstance("MD5").digest(Files.readAllBytes(Paths.get(path))).map("%02x".format(_)).mkString
 
-  private def json(v: Any): String = v match {
+  def json(v: Any): String = v match {
     case s: String => "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\""
     case m: Map[_, _] => m.toSeq.sortBy(_._1.toString).map { case (k, x) => json(k.toString) + ": " + json(x) }.mkString("{", ", ", "}")
     case s: Seq[_] => s.map(json).mkString("[", ", ", "]")

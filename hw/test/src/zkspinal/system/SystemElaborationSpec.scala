@@ -32,4 +32,12 @@ class SystemElaborationSpec extends AnyFunSuite {
     assert(Set("s_axis_tdata", "s_axis_tkeep", "s_axis_tlast", "m_axis_tdata", "m_axis_tlast", "status_frames",
       "status_partial") subsetOf p)
   }
+
+  test("PoseidonInband: InbandLast's slave port (TKEEP, no TUSER: XDMA has none), PoseidonAxis's master and registers") {
+    val p = ports(elaborate(new PoseidonInband(zkspinal.poseidon.PoseidonConfig.small)))
+    assert(Set("aclk", "aresetn", "s_axis_tdata", "s_axis_tkeep", "s_axis_tlast", "s_axis_tvalid", "s_axis_tready",
+      "m_axis_tdata", "m_axis_tuser", "m_axis_tlast", "s_axil_araddr", "s_axil_rdata", "status_frames",
+      "status_partial") subsetOf p)
+    assert(!p.contains("s_axis_tuser"))
+  }
 }

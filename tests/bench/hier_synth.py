@@ -1,11 +1,12 @@
-"""yosys estimate of a whole PoseidonAxis top, hierarchically.
+"""yosys estimate of a whole top with many copies of one large module (PoseidonAxis, MsmAxis), hierarchically.
 
 tests/bench/synth.py flattens the design, which makes yosys map every Montgomery multiplier instance again (20
-in the c1100 top: hours here).  This keeps the hierarchy: every distinct module is mapped once by
+in the Poseidon c1100 top, 7 in the MSM adder: hours here).  This keeps the hierarchy: every distinct module is mapped once by
 `synth_xilinx -family xcup` and `stat -top` multiplies the cell counts by the instance counts, so the totals are
 those of the whole top.  The logic depth (synth.py's measure: LUT levels and carry chains between sequential
 cells) is taken per module, with sub-module instances as endpoints: every module boundary in these tops is
 registered on the inside (FlowCore inputs and results are registers), so no register-to-register path crosses one.
+LUT6 sites (synth.lut_sites) are counted per module and multiplied by the module's instance count.
 Cached by the md5 of the Verilog under build/synth/.
 """
 from __future__ import annotations
@@ -33,8 +34,26 @@ def _hierarchy_counts(stat: str) -> dict:
     return counts
 
 
+def _figures(counts: dict) -> dict:
+    """The summed figures of synth._counts (without the cell-type breakdown)."""
+    return {k: counts[k] for k in ("dsp", "lut", "ff", "srl", "lutram", "carry4", "bram36", "uram")}
+
+
+def _instances(modules: dict, top: str) -> dict:
+    """How many times each module occurs under `top` (the top once)."""
+    counts = defaultdict(int)
+
+    def walk(name: str, k: int) -> None:
+        counts[name] += k
+        for c in modules[name]["cells"].values():
+            if c["type"] in modules:
+                walk(c["type"], k)
+    walk(top, 1)
+    return counts
+
+
 def run(verilog: Path, top: str) -> dict:
-    key = hashlib.md5(verilog.read_bytes() + top.encode() + b"hier").hexdigest()
+    key = hashlib.md5(verilog.read_bytes() + top.encode() + b"hier" + synth.ANALYSIS_VERSION).hexdigest()
     out = synth.CACHE / f"{top}-hier-{key[:12]}"
     result_file = out / "result.json"
     if result_file.exists():
@@ -49,9 +68,18 @@ def run(verilog: Path, top: str) -> dict:
     p = subprocess.run(["yosys", "-q", "-l", str(out / "yosys.log"), str(out / "synth.ys")], capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError(f"yosys failed on {top}: see {out / 'yosys.log'}\n{p.stderr[-2000:]}")
+    result = analyse(netlist, stat, top)  # noqa: the netlist stays if the analysis fails (rerun analyse on it)
+    result_file.write_text(json.dumps(result, indent=1))
+    netlist.unlink()
+    return result
+
+
+def analyse(netlist: Path, stat: Path, top: str) -> dict:
+    """The figures of a mapped hierarchical netlist (yosys write_json) and its `stat -top` report."""
     c = _hierarchy_counts(stat.read_text())
     design = json.loads(netlist.read_text())
-    modules = design["modules"]
+    # the design's own modules (the netlist also lists the cell library: LUT6, FDRE, ... as blackboxes)
+    modules = {n: m for n, m in design["modules"].items() if not m.get("attributes", {}).get("blackbox")}
     saved = set(synth.SEQUENTIAL)
     synth.SEQUENTIAL.update(modules)  # sub-module instances are endpoints
     try:
@@ -60,17 +88,31 @@ def run(verilog: Path, top: str) -> dict:
         synth.SEQUENTIAL.clear()
         synth.SEQUENTIAL.update(saved)
     worst = max(depth.items(), key=lambda kv: (kv[1]["lut_levels"], kv[1]["carry_bits"]))
+    # per module: its own cells, then the totals of one instance with everything below it
+    own = {name: {**_figures(synth._counts({k: v for k, v in m["cells"].items() if v["type"] not in modules})),
+                  "lut_sites": synth.lut_sites(m["cells"])} for name, m in modules.items()}
+    below: dict[str, dict] = {}
+
+    def subtree(name: str) -> dict:
+        if name not in below:
+            tot = dict(own[name])
+            for cell in modules[name]["cells"].values():
+                if cell["type"] in modules:
+                    for k, v in subtree(cell["type"]).items():
+                        tot[k] += v
+            below[name] = tot
+        return below[name]
+    instances = _instances(modules, top)
+    total = subtree(top)
+    assert total["dsp"] == c["DSP48E2"] and total["lut"] == sum(c[f"LUT{i}"] for i in range(1, 7)), \
+        "per-module totals disagree with yosys' stat -top"
     result = {
-        "top": top, "dsp": c["DSP48E2"], "lut": sum(c[f"LUT{i}"] for i in range(1, 7)),
-        "ff": sum(c[t] for t in ("FDRE", "FDSE", "FDCE", "FDPE")), "srl": c["SRL16E"] + c["SRLC32E"],
-        "lutram": sum(c[t] for t in ("RAM32M", "RAM64M", "RAM32X1D", "RAM64X1D", "RAM128X1D", "RAM32M16", "RAM64M8")),
-        "carry4": c["CARRY4"], "bram36": c["RAMB36E2"] + c["RAMB18E2"] / 2, "uram": c["URAM288"] + c["URAM288_BASE"],
+        "top": top, **total,
         "lut_levels": max(d["lut_levels"] for d in depth.values()),
         "carry_bits": max(d["carry_bits"] for d in depth.values()),
         "deepest_module": worst[0], "depth_per_module": depth,
+        "modules": {name: {"instances": instances[name], **subtree(name), **depth[name]} for name in instances},
     }
-    result_file.write_text(json.dumps(result, indent=1))
-    netlist.unlink()
     return result
 
 

@@ -1,15 +1,15 @@
-package zkspinal.msm
+package zkspinal.field
 
 import spinal.core._
 import spinal.lib._
-import zkspinal.field._
 
 /** Simulation model of [[MontgomeryMul]]: the same product a*b*R^-1 mod p (fully reduced, so the same bits for
   * a, b < p), the same interface and the same `latency`, written as one wide multiply and modulo.  Not for
-  * synthesis: it lets Verilator build an engine with seven multipliers in seconds instead of compiling 100 MB
-  * of bit-level C++, for the scheduler/memory/AXI tests and the cycle benchmarks, whose cycle counts do not
-  * depend on how the product is computed.  The real multiplier is held against the model by
-  * tests/test_field_montmul.py and inside the real adder by tests/test_msm_adder.py.
+  * synthesis: it lets Verilator build an engine with many multipliers (the MSM adder's seven, a Poseidon core's
+  * twenty) in seconds instead of compiling 100 MB of bit-level C++, for the scheduler/memory/AXI tests, soaks and
+  * cycle benchmarks, whose cycle counts do not depend on how the product is computed.  The real multiplier is
+  * held against the model by tests/test_field_montmul.py (a million products per prime in the long tier), inside
+  * the real adder by tests/test_msm_adder.py and inside the real Poseidon cores by tests/test_poseidon_axis.py.
   */
 class MontgomeryMulModel(val field: FieldConfig, val latency: Int, val dspTiles: Int)
     extends FlowCore(field.width, 2, field.width) {
@@ -23,6 +23,11 @@ class MontgomeryMulModel(val field: FieldConfig, val latency: Int, val dspTiles:
 }
 
 object MontgomeryMulModel {
+  /** The real multiplier, or (model = true) this simulation model with its latency and DSP count. */
+  def make(field: FieldConfig, cfg: ArithConfig, model: Boolean): FlowCore =
+    if (!model) new MontgomeryMul(field, cfg)
+    else { val (lat, tiles) = realTiming(field, cfg); new MontgomeryMulModel(field, lat, tiles) }
+
   /** (latency, DSP tiles) of the real multiplier, from an elaboration of it (cached per field and config).  The
     * elaboration runs in its own thread: SpinalHDL's elaboration context is per thread, and this is called while
     * the enclosing top is being elaborated. */

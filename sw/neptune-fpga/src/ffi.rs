@@ -1,0 +1,50 @@
+//! The part of libzkxdma (sw/lib/zkxdma.h) this crate calls.  `ZkDev` mirrors `struct zk_dev` field by field.
+use std::os::raw::{c_char, c_int, c_uint, c_void};
+
+pub const ZK_MAX_CHANNELS: usize = 4;
+pub const ZK_USER: c_uint = 1 << 16;
+pub const fn zk_h2c(k: u32) -> c_uint { 1 << k }
+pub const fn zk_c2h(k: u32) -> c_uint { 1 << (8 + k) }
+
+#[repr(C)]
+pub struct ZkDev {
+    pub prefix: [c_char; 256],
+    pub h2c: [c_int; ZK_MAX_CHANNELS],
+    pub c2h: [c_int; ZK_MAX_CHANNELS],
+    pub user: c_int,
+    pub regs: *mut u32,
+    pub regs_bytes: usize,
+    pub timeout_ms: c_uint,
+    pub max_xfer: usize,
+    pub err: [c_char; 1024],
+}
+
+#[repr(C)]
+pub struct ZkPacket {
+    pub data: *const c_void,
+    pub len: usize,
+}
+
+#[repr(C)]
+pub struct ZkJob {
+    pub h2c: c_int,
+    pub c2h: c_int,
+    pub inp: *const ZkPacket,
+    pub n_in: usize,
+    pub out: *mut c_void,
+    pub out_len: usize,
+    pub out_sizes: *const usize,
+    pub n_out: usize,
+    pub got_sizes: *mut usize,
+}
+
+extern "C" {
+    pub fn zk_open(d: *mut ZkDev, prefix: *const c_char, what: c_uint) -> c_int;
+    pub fn zk_close(d: *mut ZkDev);
+    pub fn zk_error(d: *const ZkDev) -> *const c_char;
+    pub fn zk_alloc(bytes: usize) -> *mut c_void;
+    pub fn zk_free(p: *mut c_void);
+    pub fn zk_reg_read(d: *mut ZkDev, off: u32, val: *mut u32) -> c_int;
+    pub fn zk_soft_reset(d: *mut ZkDev) -> c_int;
+    pub fn zk_run_job(d: *mut ZkDev, job: *const ZkJob) -> c_int;
+}

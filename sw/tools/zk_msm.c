@@ -1,0 +1,537 @@
+/* zk-msm: a ZPrize-style harness on MsmAxis (hw/src/zkspinal/msm/MsmAxis.scala; reference_model/msm_formats.md).
+ * Steps, each timed: load (a data-set directory, the model's JSON form, or the model's generator through sw/host-msm),
+ * convert the points to the engine's records (zkmsm_precompute), run (COUNT, start, scalars on H2C K and point
+ * records on H2C K+1 through libzkxdma's pair API, the bucket read-out from C2H K), post-process the buckets
+ * (zkmsm_postprocess), verify against arkworks' CPU MSM and/or an expected result file (the model's `run` output).
+ *
+ * TLAST: XDMA ends every write() with TLAST.  By default each stream goes out as ONE write, the two writes on their
+ * own threads (ZK_PAIR_PARALLEL with a single chunk): the core consumes both in lockstep and neither write waits on
+ * the other, which avoids the deadlock of seed 002.  --chunk N writes N points per write (the chunked lockstep path,
+ * below the FIFO depths) and sets the engine's FRAMING register (packets: TLAST inside a stream allowed, COUNT frames
+ * the job); --strict-tlast keeps FRAMING at 0, where a TLAST before a stream's last element is an input error
+ * (ERROR bits 1 and 3), for DMA engines that frame a stream as one packet. */
+#include "tool_common.h"
+#include "zkmsm.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum { R_CONTROL = 0x00, R_ERROR = 0x04, R_COUNT = 0x08, R_TIMEOUT = 0x0C, R_CYCLES = 0x10, R_BUSY = 0x18,
+       R_ERROR_INDEX = 0x34, R_INFO = 0x38, R_FRAMING = 0x44 };
+#define REC ZKMSM_RECORD_BYTES
+#define PT ZKMSM_POINT_BYTES
+#define SC ZKMSM_SCALAR_BYTES
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: zk-msm [options] (-i DIR|FILE.json | -g NPOW [--seed S]) [-x EXPECTED] [-o RESULT]\n"
+               "options:\n" TOOL_DEV_HELP
+               "  -i, --input PATH     data-set directory (points, scalars: the ZPrize files) or the model's JSON form\n"
+               "  -g, --gen NPOW       the model's generated data set of 2^NPOW points (--seed S, default 1);\n"
+               "                       with --scalar-bits B its scalars are cut to their low B bits\n"
+               "  -w, --windows SPEC   the engine's window layout, e.g. 13x13,12x7 (default) or 6,6,6,6\n"
+               "  -B, --scalar-bits B  the engine takes scalars < 2^B (MsmAxis_small: 24; default: < r)\n"
+               "  -x, --expect FILE    compare with FILE: `0x<x> 0x<y>` or `infinity` (python -m reference_model.msm run)\n"
+               "  -o, --output FILE    write the result in that format (default stdout)\n"
+               "      --no-cpu         skip the check against arkworks' CPU MSM\n"
+               "  -s, --chunk N        N points per write (even; sets the engine's FRAMING; default: one write per stream)\n"
+               "      --strict-tlast   keep FRAMING 0: TLAST only on each stream's last element (with -s: an engine error)\n"
+               "exit: 0 ok, 1 device error, timeout or core error, 2 usage or malformed input, 3 wrong result, 130\n");
+}
+
+/* ---- the model's JSON form: {"points": [{"x": "0x..", "y": "0x.."} | "infinity", ...], "scalars": ["0x..", ...]} */
+static const uint8_t FQ_P[48] = { /* BLS12-377 Fq, little-endian */
+    0x01, 0x00, 0x00, 0x00, 0x00, 0xc0, 0x08, 0x85, 0x00, 0x00, 0x00, 0x30, 0x44, 0x5d, 0x0b, 0x17,
+    0x00, 0x48, 0x09, 0xba, 0x2f, 0x62, 0xf3, 0x1e, 0x8f, 0x13, 0xf5, 0x00, 0xf3, 0xd9, 0x22, 0x1a,
+    0x3b, 0x49, 0xa1, 0x6c, 0xc0, 0x05, 0x3b, 0xc6, 0xea, 0x10, 0xc5, 0x17, 0x46, 0x3a, 0xae, 0x01};
+
+typedef struct js { const char *s, *end, *path, *start; } js;
+
+static void ws(js *j) { while (j->s < j->end && isspace((unsigned char)*j->s)) j->s++; }
+static int lit(js *j, char c) { ws(j); if (j->s < j->end && *j->s == c) { j->s++; return 1; } return 0; }
+
+/* a JSON string without escapes -> [*a, *b) */
+static int str(js *j, const char **a, size_t *n)
+{
+    if (!lit(j, '"'))
+        return -1;
+    *a = j->s;
+    while (j->s < j->end && *j->s != '"' && *j->s != '\\')
+        j->s++;
+    if (j->s >= j->end || *j->s != '"')
+        return -1;
+    *n = (size_t)(j->s++ - *a);
+    return 0;
+}
+
+/* "0x" + hex, big-endian, into `bytes` little-endian bytes; -1 when malformed or too wide */
+static int hexle(const char *a, size_t n, uint8_t *out, size_t bytes)
+{
+    if (n < 3 || a[0] != '0' || (a[1] != 'x' && a[1] != 'X'))
+        return -1;
+    memset(out, 0, bytes);
+    size_t digits = n - 2;
+    for (size_t i = 0; i < digits; i++) {
+        char c = a[n - 1 - i];
+        int v = isdigit((unsigned char)c) ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
+        if (v < 0 || (v && i / 2 >= bytes))
+            return -1;
+        if (i / 2 < bytes)
+            out[i / 2] |= (uint8_t)(v << (4 * (i & 1)));
+    }
+    return 0;
+}
+
+static int lt_le(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    for (size_t i = n; i-- > 0;)
+        if (a[i] != b[i])
+            return a[i] < b[i];
+    return 0;
+}
+
+/* the arkworks flag "y is the larger root": 2y > p */
+static int larger_root(const uint8_t y[48])
+{
+    uint8_t d[49];
+    unsigned c = 0;
+    for (int i = 0; i < 48; i++) {
+        c += 2u * y[i];
+        d[i] = (uint8_t)c;
+        c >>= 8;
+    }
+    d[48] = (uint8_t)c;
+    if (d[48])
+        return 1;
+    return lt_le(FQ_P, d, 48);
+}
+
+typedef struct data { uint8_t *points, *scalars; size_t n; } data;
+
+static int json_fail(js *j, const char *what)
+{
+    fprintf(stderr, "%s: %s (near byte %ld)\n", j->path, what, (long)(j->s - j->start));
+    return 2;
+}
+
+static int load_json(const char *path, const char *text, size_t len, data *d)
+{
+    js j = {text, text + len, path, text};
+    size_t cap = 0, np = 0, ns = 0;
+    int seen_p = 0, seen_s = 0;
+    if (!lit(&j, '{'))
+        return json_fail(&j, "not a JSON object");
+    if (lit(&j, '}'))
+        return json_fail(&j, "no points and scalars");
+    do {
+        const char *k;
+        size_t kn;
+        if (str(&j, &k, &kn) || !lit(&j, ':'))
+            return json_fail(&j, "expected a key");
+        int is_p = kn == 6 && !memcmp(k, "points", 6), is_s = kn == 7 && !memcmp(k, "scalars", 7);
+        if (!is_p && !is_s)
+            return json_fail(&j, "only the keys \"points\" and \"scalars\" are read here");
+        if (!lit(&j, '['))
+            return json_fail(&j, "expected an array");
+        size_t *cnt = is_p ? &np : &ns;
+        seen_p |= is_p;
+        seen_s |= is_s;
+        if (!lit(&j, ']'))
+            do {
+                if (*cnt == cap || (is_p ? np : ns) >= cap) {
+                    cap = cap ? 2 * cap : 1024;
+                    if (!(d->points = realloc(d->points, cap * PT)) || !(d->scalars = realloc(d->scalars, cap * SC)))
+                        die("out of memory");
+                }
+                const char *a;
+                size_t n;
+                if (is_s) {
+                    if (str(&j, &a, &n) || hexle(a, n, d->scalars + ns * SC, SC))
+                        return json_fail(&j, "a scalar is not a 0x-hex string below 2^256");
+                    ns++;
+                    continue;
+                }
+                uint8_t *p = d->points + np * PT;
+                memset(p, 0, PT);
+                ws(&j);
+                if (j.s < j.end && *j.s == '"') {
+                    if (str(&j, &a, &n) || n != 8 || memcmp(a, "infinity", 8))
+                        return json_fail(&j, "a point is neither {\"x\", \"y\"} nor \"infinity\"");
+                    p[95] = 0x40;
+                } else {
+                    if (!lit(&j, '{'))
+                        return json_fail(&j, "a point is neither {\"x\", \"y\"} nor \"infinity\"");
+                    int got = 0;
+                    do {
+                        if (str(&j, &k, &kn) || !lit(&j, ':') || kn != 1 || (k[0] != 'x' && k[0] != 'y') ||
+                            str(&j, &a, &n) || hexle(a, n, p + (k[0] == 'y') * 48, 48) || !lt_le(p + (k[0] == 'y') * 48, FQ_P, 48))
+                            return json_fail(&j, "a coordinate is not a 0x-hex string below p");
+                        got |= k[0] == 'x' ? 1 : 2;
+                    } while (lit(&j, ','));
+                    if (!lit(&j, '}') || got != 3)
+                        return json_fail(&j, "a point needs \"x\" and \"y\"");
+                    if (larger_root(p + 48))
+                        p[95] |= 0x80;
+                }
+                np++;
+            } while (lit(&j, ','));
+        if (!lit(&j, ']') && (is_p ? np : ns) > 0)
+            return json_fail(&j, "expected ']'");
+    } while (lit(&j, ','));
+    if (!lit(&j, '}') || !seen_p || !seen_s)
+        return json_fail(&j, "expected \"points\" and \"scalars\"");
+    if (np != ns) {
+        fprintf(stderr, "%s: %zu points and %zu scalars\n", path, np, ns);
+        return 2;
+    }
+    d->n = np;
+    return 0;
+}
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    uint8_t *b = NULL;
+    size_t cap = 0, n = 0, r;
+    do {
+        if (n == cap && !(b = realloc(b, cap = cap ? 2 * cap : 65536)))
+            die("out of memory");
+        r = fread(b + n, 1, cap - n, f);
+        n += r;
+    } while (r > 0);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(b);
+        return NULL;
+    }
+    *len = n;
+    return b;
+}
+
+/* DIR/points, DIR/scalars: 8-byte count, then the payload (arkworks uncompressed) */
+static int load_dir(const char *dir, data *d)
+{
+    char path[4096];
+    size_t lp, ls;
+    snprintf(path, sizeof path, "%s/points", dir);
+    uint8_t *p = slurp(path, &lp);
+    if (!p) {
+        fprintf(stderr, "%s: read: %s\n", path, strerror(errno));
+        return 1;
+    }
+    snprintf(path, sizeof path, "%s/scalars", dir);
+    uint8_t *s = slurp(path, &ls);
+    if (!s) {
+        fprintf(stderr, "%s: read: %s\n", path, strerror(errno));
+        free(p);
+        return 1;
+    }
+    uint64_t cp = 0, cs = 0;
+    if (lp >= 8)
+        memcpy(&cp, p, 8);
+    if (ls >= 8)
+        memcpy(&cs, s, 8);
+    int rc = 0;
+    if (lp < 8 || (lp - 8) / PT != cp || (lp - 8) % PT || ls < 8 || (ls - 8) / SC != cs || (ls - 8) % SC || cp != cs) {
+        fprintf(stderr, "%s: points/scalars files do not hold equal counts of 96-byte points and 32-byte scalars\n", dir);
+        rc = 2;
+    } else {
+        d->n = cp;
+        d->points = malloc(cp * PT + 1);
+        d->scalars = malloc(cs * SC + 1);
+        if (!d->points || !d->scalars)
+            die("out of memory");
+        memcpy(d->points, p + 8, cp * PT);
+        memcpy(d->scalars, s + 8, cs * SC);
+    }
+    free(p);
+    free(s);
+    return rc;
+}
+
+static void print_point(FILE *f, const uint8_t r[96])
+{
+    if (r[95] & 0x40) {
+        fputs("infinity\n", f);
+        return;
+    }
+    fputs("0x", f);
+    for (int i = 47; i >= 0; i--)
+        fprintf(f, "%02x", r[i]);
+    fputs(" 0x", f);
+    for (int i = 95; i >= 48; i--)
+        fprintf(f, "%02x", i == 95 ? r[i] & 0x3f : r[i]);
+    fputc('\n', f);
+}
+
+static int parse_windows(const char *spec, uint32_t *w, size_t *n)
+{
+    *n = 0;
+    const char *s = spec;
+    while (*s) {
+        char *e;
+        unsigned long width = strtoul(s, &e, 10), count = 1;
+        if (e == s || width < 1 || width > 22)
+            return -1;
+        if (*e == 'x') {
+            s = e + 1;
+            count = strtoul(s, &e, 10);
+            if (e == s || count < 1)
+                return -1;
+        }
+        for (unsigned long i = 0; i < count; i++) {
+            if (*n == 127)
+                return -1;
+            w[(*n)++] = (uint32_t)width;
+        }
+        if (*e == ',')
+            e++;
+        else if (*e)
+            return -1;
+        s = e;
+    }
+    return *n ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+    tool_dev t;
+    tool_dev_init(&t);
+    const char *in = NULL, *expect = NULL, *out = NULL, *wspec = "13x13,12x7";
+    unsigned long long npow = ~0ull, seed = 1, bits = 0, chunk = 0;
+    int cpu = 1, strict = 0;
+    static const struct option lo[] = {TOOL_DEV_LONGOPTS, {"input", required_argument, NULL, 'i'},
+                                       {"gen", required_argument, NULL, 'g'}, {"seed", required_argument, NULL, 'S'},
+                                       {"windows", required_argument, NULL, 'w'}, {"scalar-bits", required_argument, NULL, 'B'},
+                                       {"expect", required_argument, NULL, 'x'}, {"output", required_argument, NULL, 'o'},
+                                       {"no-cpu", no_argument, NULL, 'C'}, {"chunk", required_argument, NULL, 's'},
+                                       {"strict-tlast", no_argument, NULL, 'T'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    int o;
+    while ((o = getopt_long(argc, argv, TOOL_DEV_OPTS "i:g:w:B:x:o:s:h", lo, NULL)) != -1) {
+        if (tool_dev_opt(&t, o, optarg))
+            continue;
+        switch (o) {
+        case 'i': in = optarg; break;
+        case 'g': npow = parse_u64("npow", optarg, 26); break;
+        case 'S': seed = parse_u64("seed", optarg, ~0ull); break;
+        case 'w': wspec = optarg; break;
+        case 'B': bits = parse_u64("scalar-bits", optarg, 253); break;
+        case 'x': expect = optarg; break;
+        case 'o': out = optarg; break;
+        case 'C': cpu = 0; break;
+        case 'T': strict = 1; break;
+        case 's': chunk = parse_u64("chunk", optarg, 1ull << 32); break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    uint32_t widths[127];
+    size_t nw;
+    if (optind != argc || (!in) == (npow == ~0ull) || parse_windows(wspec, widths, &nw)) {
+        usage(stderr);
+        return 2;
+    }
+    zkmsm_layout *layout = zkmsm_layout_new_bounded(widths, nw, (uint32_t)bits);
+    if (!layout) {
+        fprintf(stderr, "zk-msm: --windows %s: %s\n", wspec, zkmsm_last_error());
+        return 2;
+    }
+    int rc = 0;
+    data d = {0};
+    double t0 = now_s();
+    if (in) {
+        struct stat st;
+        size_t len;
+        uint8_t *text;
+        if (stat(in, &st) == 0 && S_ISDIR(st.st_mode))
+            rc = load_dir(in, &d);
+        else if (!(text = slurp(in, &len))) {
+            fprintf(stderr, "%s: read: %s\n", in, strerror(errno));
+            rc = 1;
+        } else {
+            rc = load_json(in, (const char *)text, len, &d);
+            free(text);
+        }
+    } else {
+        d.n = (size_t)1 << npow;
+        d.points = malloc(d.n * PT);
+        d.scalars = malloc(d.n * SC);
+        if (!d.points || !d.scalars)
+            die("out of memory");
+        if (zkmsm_generate((uint32_t)npow, seed, d.points, d.scalars))
+            die("zk-msm: generate: %s", zkmsm_last_error());
+        for (size_t i = 0; bits && i < d.n; i++) /* the low `bits` bits of each scalar */
+            for (size_t b = bits; b < 256; b++)
+                d.scalars[i * SC + b / 8] &= (uint8_t)~(1u << (b % 8));
+    }
+    if (rc == 0 && d.n == 0) {
+        fprintf(stderr, "zk-msm: no points\n");
+        rc = 2;
+    }
+    for (size_t i = 0; rc == 0 && bits && i < d.n; i++)
+        for (size_t b = bits; b < 256; b++)
+            if (d.scalars[i * SC + b / 8] >> (b % 8) & 1) {
+                fprintf(stderr, "zk-msm: scalar %zu is not below 2^%llu, the engine's bound (--scalar-bits)\n", i, bits);
+                rc = 2;
+                break;
+            }
+    double t_load = now_s() - t0;
+
+    /* ---- points -> records; scalars -> beats (two per 512-bit beat) */
+    size_t nb = zkmsm_layout_total_buckets(layout), nexc = 0, sbeats = (d.n + 1) / 2;
+    uint8_t *rec = rc ? NULL : zk_alloc(d.n * REC), *sc = rc ? NULL : zk_alloc(sbeats * 64), *bk = rc ? NULL : zk_alloc(nb * REC);
+    uint64_t *exc = rc ? NULL : malloc((d.n + 1) * sizeof *exc);
+    double t_conv = 0, t_run = 0, t_post = 0, t_cpu = 0;
+    if (rc == 0) {
+        if (!rec || !sc || !bk || !exc)
+            die("out of memory");
+        t0 = now_s();
+        if (zkmsm_precompute(d.points, d.n, rec, 1, exc, d.n + 1, &nexc)) {
+            fprintf(stderr, "zk-msm: %s\n", zkmsm_last_error());
+            rc = 2;
+        }
+        memcpy(sc, d.scalars, d.n * SC);
+        t_conv = now_s() - t0;
+    }
+    zk_dev dev;
+    int opened = 0;
+    if (rc == 0) {
+        if (t.channel + 1 >= ZK_MAX_CHANNELS) {
+            fprintf(stderr, "zk-msm: --channel K uses h2c_K and h2c_K+1: K <= %d\n", ZK_MAX_CHANNELS - 2);
+            rc = 2;
+        } else if (tool_open(&dev, &t, ZK_H2C(t.channel) | ZK_H2C(t.channel + 1) | ZK_C2H(t.channel) | ZK_USER))
+            rc = 1;
+        else
+            opened = 1;
+    }
+    uint32_t info = 0, err = 0, eidx = 0, cyc = 0, busy = 0;
+    if (rc == 0) {
+        zk_install_signals();
+        if (zk_reg_read(&dev, R_INFO, &info) || zk_reg_read(&dev, R_ERROR, &err))
+            die_dev(&dev, 1);
+        if (info == 0xffffffffu) {
+            fprintf(stderr, "zk-msm: the core's registers read all ones (a hung core: zk-status --reset)\n");
+            rc = 1;
+        } else if ((info & 0xff) != nw) {
+            fprintf(stderr, "zk-msm: the engine has %u windows, --windows %s has %zu\n", info & 0xff, wspec, nw);
+            rc = 2;
+        }
+    }
+    if (rc == 0) {
+        /* a clean start: soft reset (clears a previous job's error, empties the input FIFOs), COUNT, start */
+        if (zk_reg_write(&dev, R_CONTROL, 2) || zk_reg_write(&dev, R_COUNT, (uint32_t)d.n) ||
+            zk_reg_write(&dev, R_FRAMING, chunk && !strict) || zk_reg_write(&dev, R_CONTROL, 1))
+            die_dev(&dev, 1);
+        size_t per = chunk ? (chunk + 1) / 2 : 0; /* elements = pairs of points (one scalar beat, two records) */
+        zk_stream s[2];
+        size_t c;
+        if (per && d.n % 2 == 0) {
+            s[0] = (zk_stream){t.channel, sc, 64, sbeats};
+            s[1] = (zk_stream){t.channel + 1, rec, 2 * REC, d.n / 2};
+            c = per;
+        } else { /* each stream in one write */
+            s[0] = (zk_stream){t.channel, sc, sbeats * 64, 1};
+            s[1] = (zk_stream){t.channel + 1, rec, d.n * REC, 1};
+            c = 1;
+            if (per)
+                fprintf(stderr, "zk-msm: --chunk needs an even point count; one write per stream\n");
+        }
+        t0 = now_s();
+        if (zk_run_pair(&dev, s, c, ZK_PAIR_PARALLEL, t.channel, bk, nb * REC)) {
+            fprintf(stderr, "%s\n", zk_error(&dev));
+            rc = zk_interrupted() ? 130 : 1;
+        }
+        t_run = now_s() - t0;
+        if (zk_reg_read(&dev, R_ERROR, &err) || zk_reg_read(&dev, R_ERROR_INDEX, &eidx) ||
+            zk_reg_read(&dev, R_CYCLES, &cyc) || zk_reg_read(&dev, R_BUSY, &busy))
+            die_dev(&dev, 1);
+        if (err && err != 0xffffffffu) {
+            static const char *why[] = {"a scalar >= the bound", "scalar stream: TLAST before the last scalar",
+                                        "scalar stream: no TLAST on the last scalar", "point stream: TLAST before the last point",
+                                        "point stream: no TLAST on the last point", "a point record with bits above 1131",
+                                        "watchdog: a stream stopped", "a start while busy"};
+            fprintf(stderr, "zk-msm: the engine reports ERROR 0x%x at element %u:", err, eidx);
+            for (int b = 0; b < 8; b++)
+                if (err >> b & 1)
+                    fprintf(stderr, " [%s]", why[b]);
+            fputc('\n', stderr);
+            if (rc == 0)
+                rc = 1;
+        }
+        if (rc) {
+            fprintf(stderr, "zk-msm: resetting the engine\n");
+            if (zk_reg_write(&dev, R_CONTROL, 2) || zk_soft_reset(&dev))
+                fprintf(stderr, "%s\n", zk_error(&dev));
+        }
+    }
+    if (opened)
+        zk_close(&dev);
+    uint8_t result[PT], ref[PT];
+    if (rc == 0) {
+        t0 = now_s();
+        if (zkmsm_postprocess(layout, bk, nb * REC, d.points, d.scalars, d.n, exc, nexc, result)) {
+            fprintf(stderr, "zk-msm: post-processing the engine's buckets: %s\n", zkmsm_last_error());
+            rc = 1;
+        }
+        t_post = now_s() - t0;
+    }
+    if (rc == 0 && cpu) {
+        t0 = now_s();
+        if (zkmsm_msm_cpu(d.points, d.scalars, d.n, ref))
+            die("zk-msm: %s", zkmsm_last_error());
+        t_cpu = now_s() - t0;
+        if (memcmp(ref, result, PT)) {
+            fprintf(stderr, "zk-msm: the result differs from arkworks' CPU MSM\n");
+            rc = 3;
+        }
+    }
+    if (rc == 0 || rc == 3) {
+        FILE *f = out ? fopen(out, "w") : stdout;
+        if (!f)
+            die("%s: open: %s", out, strerror(errno));
+        print_point(f, result);
+        if (f != stdout)
+            fclose(f);
+    }
+    if (rc == 0 && expect) {
+        size_t len;
+        uint8_t *want = slurp(expect, &len);
+        if (!want) {
+            fprintf(stderr, "%s: read: %s\n", expect, strerror(errno));
+            rc = 1;
+        } else {
+            char *got = NULL;
+            size_t gl = 0;
+            FILE *m = open_memstream(&got, &gl);
+            print_point(m, result);
+            fclose(m);
+            while (len && isspace(want[len - 1]))
+                len--;
+            if (len + 1 != gl || memcmp(want, got, len)) {
+                fprintf(stderr, "zk-msm: the result differs from %s\n", expect);
+                rc = 3;
+            }
+            free(got);
+            free(want);
+        }
+    }
+    if (rc == 0 || rc == 3)
+        fprintf(stderr, "zk-msm: %zu points (%zu host exceptions), %zu buckets: load %.3f s, convert %.3f s, engine "
+                        "(stream + read-out) %.3f s [%u cycles, %u additions], post-process %.3f s, CPU MSM %.3f s\n",
+                d.n, nexc, nb, t_load, t_conv, t_run, cyc, busy, t_post, t_cpu);
+    zk_free(rec);
+    zk_free(sc);
+    zk_free(bk);
+    free(exc);
+    free(d.points);
+    free(d.scalars);
+    zkmsm_layout_free(layout);
+    return rc;
+}

@@ -1,0 +1,63 @@
+"""sw/neptune-fpga (neptune's BatchHasher on the card through libzkxdma) against neptune's CPU Poseidon, through the
+XDMA emulator on PoseidonInband_small: arity 2, 4, 8, 11; batches split into several DMA jobs (max_batch_size
+smaller than the batch), a batch larger than the core's reorder buffer (256 entries) in one job; a core that stops
+answering.  The crate's example `compare` does the hashing and the comparison (examples/compare.rs)."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tools.sw import POSEIDON_TOP, PRELOAD, ROOT, build_sw, emulator
+
+CRATE = ROOT / "sw" / "neptune-fpga"
+TARGET = ROOT / "build" / "refs" / "neptune"  # shared with tests/refs/neptune: the same neptune/blstrs builds
+EXE = TARGET / "release" / "examples" / "compare"
+SLOW = {"ZKEMU_TIMEOUT_MS": "120000"}  # an arity-11 hash is ~217,000 cycles from input to digest
+
+
+def cargo() -> str:
+    exe = shutil.which("cargo") or str(Path.home() / ".cargo" / "bin" / "cargo")
+    if not Path(exe).exists():
+        pytest.fail("cargo not found: install Rust to build sw/neptune-fpga")
+    return exe
+
+
+@pytest.fixture(scope="module")
+def dev():
+    build_sw()
+    subprocess.run([cargo(), "build", "--release", "--locked", "--quiet", "--examples"], cwd=CRATE, check=True,
+                   env=dict(os.environ, CARGO_TARGET_DIR=str(TARGET)))
+    with emulator(POSEIDON_TOP) as d:
+        yield d
+
+
+def compare(dev, arity, count, batch, seed, timeout_ms=60000, env=None):
+    e = dict(os.environ, LD_PRELOAD=str(PRELOAD), **SLOW, **(env or {}))
+    return subprocess.run([str(EXE), dev, str(arity), str(count), str(batch), str(seed), str(timeout_ms)], env=e,
+                          capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.parametrize("arity,count,batch", [(2, 10, 4), (2, 300, 1000), (4, 5, 2), (8, 3, 8), (11, 2, 2)])
+def test_batch_hasher_vs_neptune(dev, seed, arity, count, batch):
+    r = compare(dev, arity, count, batch, seed)
+    jobs = -(-count // batch)
+    assert r.returncode == 0, f"SEED={seed}: {r.stderr}"
+    assert r.stdout.startswith(f"ok {count} digests, {jobs} jobs"), r.stdout
+
+
+def test_core_stops_answering():
+    build_sw()
+    with emulator(POSEIDON_TOP, ["--freeze-after-beats", "9"]) as d:
+        r = compare(d, 4, 6, 6, 1, timeout_ms=1500)
+        assert r.returncode == 1 and "no progress for 1500 ms" in r.stderr, r.stderr
+        r = compare(d, 2, 3, 3, 2)  # the hasher reset the core after the failure
+        assert r.returncode == 0, r.stderr
+
+
+def test_missing_device(tmp_path):
+    r = compare(str(tmp_path / "xdma7"), 2, 1, 1, 1)
+    assert r.returncode == 1 and "xdma7_" in r.stderr and "No such file or directory" in r.stderr, r.stderr
