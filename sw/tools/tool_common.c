@@ -110,3 +110,17 @@ void hex_print(FILE *f, const uint8_t *b, size_t n)
         fputc(d[b[i] & 15], f);
     }
 }
+
+FILE *input_open(const char *path)
+{
+    FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+    if (!f)
+        fprintf(stderr, "%s: open: %s\n", path, strerror(errno));
+    return f;
+}
+
+void input_close(FILE *f)
+{
+    if (f && f != stdin)
+        fclose(f);
+}

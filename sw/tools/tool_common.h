@@ -40,6 +40,11 @@ _Noreturn void die_dev(zk_dev *d, int code);
 unsigned long long parse_u64(const char *what, const char *s, unsigned long long max);
 double now_s(void);
 
+/* a line-oriented input: stdin for "-", else the file; NULL after a "<path>: open: <strerror>" message.
+ * input_close leaves stdin open. */
+FILE *input_open(const char *path);
+void input_close(FILE *f);
+
 /* hex: 2n digits -> n bytes (big-endian text order kept); returns -1 on a bad digit or odd length */
 long hex_decode(const char *s, size_t len, uint8_t *out);
 void hex_print(FILE *f, const uint8_t *b, size_t n);

@@ -46,11 +46,9 @@ static void msgs_free(msgs *m)
 /* 0, or 1 (cannot read) / 2 (malformed) after a message */
 static int read_messages(const char *path, msgs *m)
 {
-    FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-    if (!f) {
-        fprintf(stderr, "%s: open: %s\n", path, strerror(errno));
+    FILE *f = input_open(path);
+    if (!f)
         return 1;
-    }
     int rc = 0;
     char *line = NULL;
     size_t cap = 0, lineno = 0;
@@ -77,8 +75,7 @@ static int read_messages(const char *path, msgs *m)
     }
     free(line);
     free(tmp);
-    if (f != stdin)
-        fclose(f);
+    input_close(f);
     return rc;
 }
 

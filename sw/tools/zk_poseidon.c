@@ -57,11 +57,9 @@ static void pre_free(pre *p)
 /* 0, or 1 (cannot read) / 2 (malformed) after a message */
 static int read_preimages(const char *path, int arity, const uint64_t m[4], uint32_t arity_mask, pre *p)
 {
-    FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-    if (!f) {
-        fprintf(stderr, "%s: open: %s\n", path, strerror(errno));
+    FILE *f = input_open(path);
+    if (!f)
         return 1;
-    }
     int rc = 0;
     char *line = NULL;
     size_t cap = 0, lineno = 0;
@@ -114,8 +112,7 @@ static int read_preimages(const char *path, int arity, const uint64_t m[4], uint
     if (p->start)
         p->start[p->n] = (uint32_t)p->n_el;
     free(line);
-    if (f != stdin)
-        fclose(f);
+    input_close(f);
     return rc;
 }
 
