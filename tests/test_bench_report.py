@@ -61,7 +61,7 @@ def test_poseidon_figures(report):
         cyc = [r["cycles_per_hash"] for r in sorted((r for r in p["measured"] if r["config"] == cfg),
                                                      key=lambda r: r["arity"])]
         assert cyc == sorted(cyc), cfg
-    assert p["sweep"]["configs"] > 4 and p["sweep"]["mont_mul_dsp_tiles"] > 0
+    assert p["sweep"]["configs"] > 4 and p["sweep"]["mont_mul_dsp_tiles"] > p["sweep"]["const_mul_dsp_tiles"] > 0
 
 
 def test_msm_figures(report):
@@ -101,9 +101,9 @@ def _synth_fixture(top: str, modules: dict) -> dict:
 
 def test_synth_parts_render(report, tmp_path):
     p = json.loads((report / "poseidon.json").read_text())
-    p["synth"] = _synth_fixture(p["top"], {p["top"]: 1, "MontgomeryMul": 20})
+    p["synth"] = _synth_fixture(p["top"], {p["top"]: 1, "MontgomeryMul": 6, "ExpandedConstMul": 20})
     md, figs = sections.poseidon(p, tmp_path)
-    assert "| Montgomery multiplier (x20) | 233 |" in md and "| 4,660 | 981,234 | 812,345 | 1,200,345 | 12 |" in md
+    assert "| Montgomery multiplier (x6) | 776 |" in md and "| constant multiplier (x20) | 233 |" in md and "| 4,660 | 981,234 | 812,345 | 1,200,345 | 12 |" in md
     assert f"{anchors.TRIDENT['lut']:,} LUT" in md and figs["synth"]["lut_sites"] == 812345
     m = json.loads((report / "msm.json").read_text())
     m["synth"] = _synth_fixture("MsmAxis_vu9p", {"MsmAxis_vu9p": 1, "TwistedEdwardsAdder": 1, "MontgomeryMul": 7})

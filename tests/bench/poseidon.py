@@ -13,7 +13,8 @@ simulates the real top instead.
                 ring slots of all engines (the hashes in flight; output comes in bursts of one ring population);
                 checked against the generator's schedule, beats per hash / engines
   latency       cycles from the first input beat to the first digest (rings empty)
-  utilization   Montgomery products the hash needs (reference_model.poseidon.count_ops) / (multipliers x cycles/hash)
+  utilization   modular products the hash needs (reference_model.poseidon.count_ops) / (multipliers x cycles/hash),
+                multipliers = the S-box Montgomery multipliers + the constant multipliers
   Mhash/s       --mhz / cycles per hash
 Sweep (--no-sweep skips it): the generator's own schedule for a grid of configurations (engines x constant
 multipliers per engine) from `hw.runMain zkspinal.poseidon.PoseidonSweep` (no Verilog emitted; cached under
@@ -102,15 +103,16 @@ def measure_config(config: str, hashes: int, seed: int, real_sim: bool, mhz: flo
     """Cycles per hash of every arity of PoseidonAxis_<config> (from its _model twin unless real_sim)."""
     top = f"PoseidonAxis_{config}"
     meta = simrun.top_info(top)
-    mults = meta["mont_muls"]
-    print(f"{top}: {meta['engines']} engine(s) x (3 S-box + {meta['multipliers_per_engine']} constant) Montgomery "
+    mults = meta["mont_muls"] + meta["const_muls"]
+    print(f"{top}: {meta['engines']} engine(s) x (3 S-box Montgomery + {meta['multipliers_per_engine']} constant) "
           f"multipliers = {mults} ({meta['dsp_tiles']} DSP tiles by the generator), {meta['slots']} ring slots per "
           f"engine, {'optimized' if meta['optimized'] else 'plain'} schedule", flush=True)
     sim_top = top
     twin = f"{top}_model"
     if not real_sim and (simrun.RTL / f"{twin}.v").exists():
         tmeta = simrun.top_info(twin)
-        same = ("slots", "beats_per_hash", "engine_latency", "mont_mul_latency", "rob_depth", "arities")
+        same = ("slots", "beats_per_hash", "engine_latency", "mont_mul_latency", "const_mul_latency", "rob_depth",
+                "arities")
         differ = [k for k in same if tmeta[k] != meta[k]]
         if differ:
             raise RuntimeError(f"{twin} differs from {top} in {', '.join(differ)}: its cycles would not be {top}'s")

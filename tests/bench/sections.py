@@ -142,7 +142,7 @@ def poseidon(data: dict, out: Path) -> tuple[str, dict]:
                          "utilization": m["utilization"], "mhash_s": m["mhash_s"], "dsp_tiles": meta["dsp_tiles"]})
     sims = ", ".join(f"`{r['simulated']}`" for r in measured)
     lines += ["", f"Configuration = engines x constant multipliers per engine (each engine also has 3 S-box "
-                  f"multipliers). Cycles from Verilator ({sims}: the multiplier model, cycle-identical to the real "
+                  f"Montgomery multipliers; utilization counts both kinds). Cycles from Verilator ({sims}: the multiplier model, cycle-identical to the real "
                   f"top), every digest checked against the model; steady-state cycles/hash equal the generator's "
                   f"beats/engines (checked); Mhash/s projected at the stated {mhz:.0f} MHz (no place and route "
                   f"here). DSP tiles: the generator's count (one 26 x 17 tile per DSP48E2). "
@@ -151,9 +151,10 @@ def poseidon(data: dict, out: Path) -> tuple[str, dict]:
     figs = {"mhz": mhz, "measured": rows, "synth": None, "sweep": None, "plots": []}
     if syn:
         srows = [(f"`{syn['top']}` (whole top)", syn)]
-        mm = syn.get("modules", {}).get("MontgomeryMul")
-        if mm:
-            srows.insert(0, (f"Montgomery multiplier (x{mm['instances']})", mm))
+        for mod, what in (("ExpandedConstMul", "constant multiplier"), ("MontgomeryMul", "Montgomery multiplier")):
+            mm = syn.get("modules", {}).get(mod)
+            if mm:
+                srows.insert(0, (f"{what} (x{mm['instances']})", mm))
         lines += ["", f"yosys `synth_xilinx -family xcup`, hierarchical; deepest register-to-register logic in "
                       f"`{syn['deepest_module']}`:", ""] + _synth_rows(srows)
         lines += ["", f"{tr['source']} after Vivado implementation (published): {tr['dsp']:,} DSP, "
@@ -162,7 +163,8 @@ def poseidon(data: dict, out: Path) -> tuple[str, dict]:
                                              "carry_bits")}
     sw = data.get("sweep")
     if sw:
-        figs["sweep"] = {"configs": len(sw["configs"]), "mont_mul_dsp_tiles": sw["mont_mul_dsp_tiles"]}
+        figs["sweep"] = {"configs": len(sw["configs"]), "mont_mul_dsp_tiles": sw["mont_mul_dsp_tiles"],
+                         "const_mul_dsp_tiles": sw["const_mul_dsp_tiles"]}
         best = []
         for i, arity in enumerate(sw["arities"]):
             t_rate = tr["hash_per_s"].get(arity)
@@ -174,8 +176,9 @@ def poseidon(data: dict, out: Path) -> tuple[str, dict]:
                 best.append(f"arity {arity}: {c['engines']} x {c['multipliers_per_engine']}, {c['dsp_tiles']:,} DSP "
                             f"tiles, {mhz / c['cycles_per_hash'][i]:.3f} Mhash/s")
         lines += ["", f"Generator schedule (`PoseidonSweep`, not simulated: cycles/hash = beats/engines) for "
-                      f"{len(sw['configs'])} configurations, {sw['mont_mul_dsp_tiles']} DSP tiles per Montgomery "
-                      f"multiplier. Smallest configuration at least as fast as TRIDENT at {mhz:.0f} MHz: "
+                      f"{len(sw['configs'])} configurations, {sw['mont_mul_dsp_tiles']} DSP tiles per S-box "
+                      f"Montgomery multiplier (3 per engine), {sw['const_mul_dsp_tiles']} per constant multiplier. "
+                      f"Smallest configuration at least as fast as TRIDENT at {mhz:.0f} MHz: "
                       + ("; ".join(best) if best else "none") + "."]
         _poseidon_plot(measured, sw, mhz, out / "poseidon_rate_vs_dsp.png")
         figs["plots"].append("poseidon_rate_vs_dsp.png")

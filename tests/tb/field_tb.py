@@ -19,7 +19,15 @@ MODELS = {
     "ConstMul": (lambda f, info, x: F.const_mul(f, x, int(info["constant"], 16)), False),
     "ToMont": (lambda f, info, x: F.to_mont(f, x), False),
     "FromMont": (lambda f, info, x: F.from_mont(f, x), False),
+    "RomConstMul": (lambda f, info, x, i: F.const_mul(f, x, int(info["constants"][i], 16)), True),
 }
+
+
+def operand_limits(kind: str, f: F.FieldConfig, meta: dict) -> list[int]:
+    """Exclusive bound of each operand the hardware accepts (RomConstMul: x < p, index < its table's size)."""
+    if kind == "RomConstMul":
+        return [f.p, len(meta["constants"])]
+    return [f.p if MODELS[kind][1] else 1 << f.n] * meta["arity"]
 
 
 def info() -> dict:
@@ -33,7 +41,7 @@ def stream_rtl_dir():
     return Path(__file__).resolve().parents[2] / "build" / "rtl"
 
 
-def edge_operands(kind: str, f: F.FieldConfig, arity: int) -> list[tuple]:
+def edge_operands(kind: str, f: F.FieldConfig, arity: int, meta: dict | None = None) -> list[tuple]:
     """Edge values: 0, 1, p-1, the Montgomery constants, results exactly p and 2p-2, maximal carries."""
     p, n = f.p, f.n
     top = (1 << n) - 1
@@ -43,6 +51,8 @@ def edge_operands(kind: str, f: F.FieldConfig, arity: int) -> list[tuple]:
         singles += [p, p + 1, top]  # any n-bit value is a valid operand of these cores
     if arity == 1:
         return [(x,) for x in singles]
+    if kind == "RomConstMul":  # every edge x against every constant of the table
+        return [(x, i) for x in singles for i in range(len(meta["constants"]))]
     pairs = [(a, b) for a in singles for b in singles]
     pairs += [(1, p - 1), (p - 1, 1), (p - 1, p - 1), (p >> 1, (p >> 1) + 1)]  # a+b = p, 2p-2
     if kind == "KaratsubaMul":
@@ -50,16 +60,18 @@ def edge_operands(kind: str, f: F.FieldConfig, arity: int) -> list[tuple]:
     return pairs
 
 
-def bad_operands(kind: str, f: F.FieldConfig, arity: int, r: random.Random, count: int) -> list[tuple]:
-    """Operands >= p for the range-checked cores (the hardware flags them)."""
+def bad_operands(kind: str, f: F.FieldConfig, lims: list[int], r: random.Random, count: int) -> list[tuple]:
+    """Operands at or above their bound (>= p, or a table index past the table) for the range-checked cores (the
+    hardware flags them)."""
     if not MODELS[kind][1]:
         return []
-    p, top = f.p, (1 << f.n) - 1
+    top = (1 << f.n) - 1
     out = []
     for i in range(count):
-        badv = [p, p + 1, top, r.randrange(p, top + 1)][i % 4]
-        ops = [r.randrange(p) for _ in range(arity)]
-        ops[i % arity] = badv
+        j = i % len(lims)
+        badv = [lims[j], lims[j] + 1, top, r.randrange(lims[j], top + 1)][(i // len(lims)) % 4]
+        ops = [r.randrange(lim) for lim in lims]
+        ops[j] = badv
         out.append(tuple(ops))
     return out
 
@@ -71,10 +83,10 @@ async def run_field_core(dut, n_random: int, p_valid: float, p_ready: float, wit
     model, checked = MODELS[kind]
     arity = meta["arity"]
     r = stream.rng()
-    limit = f.p if checked else (1 << f.n)
-    ops = edge_operands(kind, f, arity)
-    ops += [tuple(r.randrange(limit) for _ in range(arity)) for _ in range(n_random)]
-    bad = bad_operands(kind, f, arity, r, 16) if with_bad else []
+    lims = operand_limits(kind, f, meta)
+    ops = edge_operands(kind, f, arity, meta)
+    ops += [tuple(r.randrange(lim) for lim in lims) for _ in range(n_random)]
+    bad = bad_operands(kind, f, lims, r, 16) if with_bad else []
     # interleave the bad operations with good ones: the results after them must stay aligned
     for b in bad:
         ops.insert(r.randrange(len(ops) + 1), b)
@@ -91,7 +103,7 @@ async def run_field_core(dut, n_random: int, p_valid: float, p_ready: float, wit
     stats = await stream.drive(dut, ops, drive_in, read_out, p_valid, p_ready, r, timeout=20 * meta["latency"] + 100)
     n_bad = 0
     for i, (item, (value, err)) in enumerate(zip(ops, stats.outputs)):
-        is_bad = checked and any(v >= f.p for v in item)
+        is_bad = checked and any(v >= lim for v, lim in zip(item, lims))
         n_bad += is_bad
         want = (0, 1) if is_bad else (model(f, meta, *item), 0)
         assert (value, err) == want, (
@@ -109,8 +121,8 @@ async def measure_throughput(dut, count: int):
     f = F.get(meta["field"])
     model, checked = MODELS[kind]
     r = stream.rng()
-    limit = f.p if checked else (1 << f.n)
-    ops = [tuple(r.randrange(limit) for _ in range(meta["arity"])) for _ in range(count)]
+    lims = operand_limits(kind, f, meta)
+    ops = [tuple(r.randrange(lim) for lim in lims) for _ in range(count)]
     payload = [getattr(dut, f"io_input_payload_{i}") for i in range(meta["arity"])]
 
     def drive_in(item):

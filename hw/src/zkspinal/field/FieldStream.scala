@@ -15,7 +15,7 @@ case class FieldResult(width: Int) extends Bundle {
   * the pipeline plus those in the FIFO leave room, so a stalled output never loses a result and an open output
   * sustains one operation per cycle (at full rate `streamLatency` operations are in flight).
   *
-  * Bad input: when `checkRange` and an operand is >= p, the result carries error = 1 and value = 0, and
+  * Bad input: when `checkRange` and an operand is >= p (or the core's own `operandBounds`), the result carries error = 1 and value = 0, and
   * `errors` counts it; the pipeline goes on with the next operation.
   */
 class FieldStream(makeCore: => FlowCore, field: FieldConfig, checkRange: Boolean, slack: Int = 2) extends Component {
@@ -43,8 +43,10 @@ class FieldStream(makeCore: => FlowCore, field: FieldConfig, checkRange: Boolean
   private val bad: Bool =
     if (!checkRange) False
     else {
-      // operand - p borrows exactly when operand < p
-      val borrows = io.input.payload.map(x => WideAdder.addConst(Timed(x.resize(core.inWidth + 1), 0), -field.p, core.inWidth + 1, ArithConfig()))
+      // operand - bound borrows exactly when operand < bound (the bound is p unless the core says otherwise)
+      val bounds = core.operandBounds.getOrElse(Seq.fill(core.arity)(field.p))
+      val borrows = io.input.payload.zip(bounds).map { case (x, b) =>
+        WideAdder.addConst(Timed(x.resize(core.inWidth + 1), 0), -b, core.inWidth + 1, ArithConfig()) }
       val at = borrows.map(_.at).max
       require(at <= latency, "range check slower than the core")
       Delay(!borrows.map(_.to(at).msb).reduce(_ & _), latency - at)

@@ -15,6 +15,8 @@ abstract class FlowCore(val inWidth: Int, val arity: Int, val outWidth: Int) ext
   def latency: Int
   /** DSP48E2 tiles instantiated. */
   def dspTiles: Int
+  /** Exclusive upper bound of each operand, checked by [[FieldStream]]; None: every operand < p. */
+  def operandBounds: Option[Seq[BigInt]] = None
   /** Operands registered at the core's input (stage 1). */
   protected def operand(i: Int): Timed[UInt] = Timed(RegNext(io.input.payload(i)), 1)
   /** Connects the result and the valid pipeline. */

@@ -22,24 +22,49 @@ class MontgomeryMulModel(val field: FieldConfig, val latency: Int, val dspTiles:
   drive(Timed(Delay(r, latency - 1), latency))
 }
 
+/** Simulation model of [[ExpandedConstMul]]: x * C_0 mod p (C_0 is the constant itself; the other digit multiples
+  * are ignored), same ports and latency.  The real core is held against the model by tests/test_field_constmul.py
+  * (RomConstMul) and runs inside the real Poseidon tops. */
+class ExpandedConstMulModel(val field: FieldConfig, digits: Int, val latency: Int, val dspTiles: Int)
+    extends FlowCore(field.width, 1 + digits, field.width) {
+  require(latency >= 1)
+  private val r = ((operand(0).value * operand(1).value) % U(field.p, field.width bits)).resize(field.width)
+  drive(Timed(Delay(r, latency - 1), latency))
+}
+
 object MontgomeryMulModel {
   /** The real multiplier, or (model = true) this simulation model with its latency and DSP count. */
   def make(field: FieldConfig, cfg: ArithConfig, model: Boolean): FlowCore =
     if (!model) new MontgomeryMul(field, cfg)
     else { val (lat, tiles) = realTiming(field, cfg); new MontgomeryMulModel(field, lat, tiles) }
 
-  /** (latency, DSP tiles) of the real multiplier, from an elaboration of it (cached per field and config).  The
+  /** The real expanded-constant multiplier, or its simulation model. */
+  def makeExpanded(field: FieldConfig, cfg: ArithConfig, model: Boolean): FlowCore =
+    if (!model) new ExpandedConstMul(field, cfg)
+    else {
+      val (lat, tiles) = makeExpandedTiming(field, cfg)
+      new ExpandedConstMulModel(field, ExpandedConstMul.digits(field, cfg), lat, tiles)
+    }
+
+  /** (latency, DSP tiles) of the real expanded-constant multiplier */
+  def makeExpandedTiming(field: FieldConfig, cfg: ArithConfig): (Int, Int) =
+    timing("ExpandedConstMul", field, cfg, new ExpandedConstMul(field, cfg))
+
+  /** (latency, DSP tiles) of the real Montgomery multiplier */
+  def realTiming(field: FieldConfig, cfg: ArithConfig): (Int, Int) = timing("MontgomeryMul", field, cfg, new MontgomeryMul(field, cfg))
+
+  /** (latency, DSP tiles) of a real core, from an elaboration of it (cached per core, field and config).  The
     * elaboration runs in its own thread: SpinalHDL's elaboration context is per thread, and this is called while
     * the enclosing top is being elaborated. */
-  private val cache = scala.collection.mutable.Map[(FieldConfig, ArithConfig), (Int, Int)]()
-  def realTiming(field: FieldConfig, cfg: ArithConfig): (Int, Int) = cache.synchronized {
-    cache.getOrElseUpdate((field, cfg), {
+  private val cache = scala.collection.mutable.Map[(String, FieldConfig, ArithConfig), (Int, Int)]()
+  private def timing(kind: String, field: FieldConfig, cfg: ArithConfig, build: => FlowCore): (Int, Int) = cache.synchronized {
+    cache.getOrElseUpdate((kind, field, cfg), {
       var result: (Int, Int) = null
       var failure: Throwable = null
       val worker = new Thread(() => {
         try {
-          val dir = java.nio.file.Files.createTempDirectory("montmul").toFile
-          val report = SpinalConfig(targetDirectory = dir.getPath).generateVerilog(new MontgomeryMul(field, cfg))
+          val dir = java.nio.file.Files.createTempDirectory("timing").toFile
+          val report = SpinalConfig(targetDirectory = dir.getPath).generateVerilog(build)
           dir.listFiles().foreach(_.delete()); dir.delete()
           result = (report.toplevel.latency, report.toplevel.dspTiles)
         } catch { case t: Throwable => failure = t }

@@ -5,19 +5,21 @@ import zkspinal.field._
 /** A Poseidon hasher: the arities built in, the round schedule and the amount of parallel hardware.
   *
   * The core is `engines` identical round engines ([[PoseidonEngine]]).  Each engine owns one S-box unit (x^5 as
-  * three chained Montgomery multipliers) and `multipliers` Montgomery multipliers whose second operand is a
-  * constant read from the engine's program ROM (matrix entries).  One engine executes one "beat" per cycle: one
+  * three chained Montgomery multipliers) and `multipliers` constant multipliers ([[zkspinal.field.ExpandedConstMul]],
+  * 150 DSP tiles against a Montgomery multiplier's 240) whose constant (a matrix entry) comes from a ROM table per
+  * multiplier, shared by two engines.  One engine executes one "beat" per cycle: one
   * S-box evaluation and up to `multipliers` constant products of one hash; [[PoseidonProgram]] splits every round
   * of every arity into beats at elaboration, so cycles per hash = beats(arity) / engines once the rings are full.
   *
   * @param arities     preimage lengths built in (the arity is chosen per hash at run time)
   * @param optimized   the optimized (sparse) schedule; false: the plain one (same digests, more products)
   * @param engines     round engines (hash-level parallelism)
-  * @param multipliers constant-operand Montgomery multipliers per engine
+  * @param multipliers constant multipliers per engine
   * @param robDepth    reorder buffer entries (hashes in flight, power of two); 0 = the smallest that never
   *                    throttles a full set of rings
-  * @param mulModel    simulation only: every Montgomery multiplier is [[MontgomeryMulModel]] (same products, same
-  *                    latency, so the same cycles), for soaks and cycle benchmarks of large configurations
+  * @param mulModel    simulation only: every multiplier is its simulation model ([[MontgomeryMulModel]],
+  *                    [[ExpandedConstMulModel]]: same products, same latency, so the same cycles), for soaks and
+  *                    cycle benchmarks of large configurations
   */
 case class PoseidonConfig(
     name: String,
@@ -39,22 +41,23 @@ case class PoseidonConfig(
   private def isPow2(x: Int) = (x & (x - 1)) == 0
   /** state lanes of the widest arity */
   val lanes: Int = arities.max + 1
-  /** Montgomery multipliers in the core (S-box: 3 per engine) */
-  val montMuls: Int = engines * (3 + multipliers)
+  /** Montgomery multipliers in the core (the S-boxes: 3 per engine) */
+  val montMuls: Int = engines * 3
+  /** constant multipliers in the core */
+  val constMuls: Int = engines * multipliers
   def withName(n: String): PoseidonConfig = copy(name = n)
 }
 
 object PoseidonConfig {
-  /** quick simulation: one engine, two constant multipliers (5 Montgomery multipliers, ~1,200 DSP) */
+  /** quick simulation: one engine, two constant multipliers (3 x 240 + 2 x 150 = 1,020 DSP tiles) */
   val small = PoseidonConfig("small", engines = 1, multipliers = 2)
   /** small with the plain schedule (checks that both schedules give the model's digests) */
   val smallPlain = PoseidonConfig("small_plain", engines = 1, multipliers = 2, arities = Seq(2, 4), optimized = false)
-  /** Varium C1100: 2 engines x (3 + 6) Montgomery multipliers = 18 x 240 = 4,320 DSP tiles (XDMA needs none).  Six
-    * constant multipliers per engine give the same beats per hash as seven at every arity (a full-round row of
-    * t <= 12 products takes two beats either way) and five would take arity 11 from 408 to 549 beats (below
-    * 1 Mhash/s at 250 MHz): six is the fewest for the targets, which matters because LUTs, not DSPs, bound how many
-    * multipliers fit the device. */
-  val c1100 = PoseidonConfig("c1100", engines = 2, multipliers = 6)
+  /** Varium C1100: 2 engines x (3 S-box Montgomery multipliers + 10 constant multipliers) = 6 x 240 + 20 x 150 =
+    * 4,440 DSP tiles (XDMA needs none).  Two engines are the fewest that reach 4 Mhash/s at arity 2 (79 beats, one
+    * S-box each); ten constant multipliers take arity 11 to 351 beats (1.42 Mhash/s at 250 MHz) and keep every
+    * multiplier's table within 512 constants (one block RAM deep); eleven fit the DSPs but add nothing at arity 11. */
+  val c1100 = PoseidonConfig("c1100", engines = 2, multipliers = 10)
   /** c1100 with the simulation model of the multiplier: the soak and the cycle benchmark (not for synthesis) */
   val c1100Model = c1100.copy(name = "c1100_model", mulModel = true)
   /** small with the model multiplier: the PoseidonCore test */

@@ -27,7 +27,8 @@ object PoseidonErrors {
   val length = 4
 }
 
-/** `engines` [[PoseidonEngine]]s behind a reorder buffer: jobs in, digests out in job order.
+/** `engines` [[PoseidonEngine]]s behind a reorder buffer: jobs in, digests out in job order; each pair of engines
+  * shares one copy of the constant tables ([[PoseidonConstRom]]).
   *
   * A job takes the next reorder-buffer entry; a good one goes to the first engine with a free slot, a rejected one
   * (error != 0) is complete at once.  Engines write digests into their own bank of the buffer (no write
@@ -47,7 +48,15 @@ class PoseidonCore(val cfg: PoseidonConfig) extends Component {
     val inFlight = out(UInt(16 bits))
   }
 
-  val engines: Seq[PoseidonEngine] = Seq.fill(cfg.engines)(new PoseidonEngine(cfg, programs, seqBits))
+  /** the constant multipliers' tables, one ROM per pair of engines (the two ports of every block RAM) */
+  val tables: ConstTables = ConstTables(f, cfg.arith, programs.flatten, cfg.multipliers)
+  val roms: Seq[PoseidonConstRom] = (0 until cfg.engines by 2).map(e => new PoseidonConstRom(tables, 2 min (cfg.engines - e)))
+  val engines: Seq[PoseidonEngine] =
+    Seq.fill(cfg.engines)(new PoseidonEngine(cfg, programs, seqBits, tables, roms.head.latency))
+  for ((e, i) <- engines.zipWithIndex) {
+    roms(i / 2).io.idx(i % 2) := e.io.constIdx
+    e.io.constWords := roms(i / 2).io.words(i % 2)
+  }
   val slots: Int = engines.head.slots
   val robDepth: Int = if (cfg.robDepth > 0) cfg.robDepth else 1 << log2Up(cfg.engines * slots + 16)
   require(robDepth <= (1 << seqBits))

@@ -23,19 +23,23 @@ case class EngineResult(seqBits: Int, n: Int) extends Bundle {
   *   1        e = old[sLane] + pre                                         (ModAdd)
   *   sA       x^2, x^4, x^5 (three Montgomery multipliers), or e          (sbox)
   *   sB+1     y = that + post                                              (ModAdd; ROM P read at sB)
-  *   sY+1     operand_m = fromOld_m ? old[src_m] : y                       (ROM M and old read at sY)
-  *   sP       product_m = operand_m * k_m * R^-1                            (Montgomery multipliers)
+  *   sY+1     operand_m = fromOld_m ? old[src_m] : y                       (ROM M and old read at sY);
+  *            idx_m leaves for the constant tables ([[PoseidonConstRom]], outside: two engines share them)
+  *   sK       the expanded constant c_m arrives (sK = sY + 1 + the tables' latency)
+  *   sP       product_m = operand_m * c_m                                   ([[ExpandedConstMul]])
   *   sP+1..sE lane sums: lane 0 by a ModAdd tree over every product routed to it, lanes >= 1 one ModAdd
   *   sE       acc and (on commit) old written back; a finished hash leaves, a new one may take its slot
   * The state lives in two memories of `slots` words (old, acc: lanes x n bits), addressed by ring position; the
   * ring itself only carries valid, pc (program address) and seq.  slots = sE + 1 follows from the latencies.
   */
-class PoseidonEngine(val cfg: PoseidonConfig, val programs: Seq[Seq[Beat]], val seqBits: Int) extends Component {
+class PoseidonEngine(val cfg: PoseidonConfig, val programs: Seq[Seq[Beat]], val seqBits: Int, val tables: ConstTables,
+                     romLatency: Int) extends Component {
   private val f = cfg.field
   private val n = f.width
   private val lanes = cfg.lanes
   private val C = cfg.multipliers
-  val layout: BeatLayout = BeatLayout(lanes, n, C)
+  val layout: BeatLayout = BeatLayout(lanes, n, C, tables.idxBits)
+  private val K = tables.digits
   private val flat = programs.flatten
   val bases: Seq[Int] = programs.scanLeft(0)(_ + _.size).init
   private val pcBits = log2Up(flat.size) max 1
@@ -45,6 +49,9 @@ class PoseidonEngine(val cfg: PoseidonConfig, val programs: Seq[Seq[Beat]], val 
     val insert = slave(Stream(EngineJob(arityIdxBits, seqBits, lanes, n)))
     val result = master(Flow(EngineResult(seqBits, n)))
     val hashes = out(UInt(16 bits)) // hashes in the ring
+    /** constant table lookups: an index per multiplier at stage sY + 1, its expanded constant back at sK */
+    val constIdx = out(Vec(UInt(tables.idxBits bits), C))
+    val constWords = in(Vec(Vec(UInt(n bits), K), C))
   }
 
   // ---- arithmetic units first: their latencies fix the stage numbers
@@ -54,19 +61,21 @@ class PoseidonEngine(val cfg: PoseidonConfig, val programs: Seq[Seq[Beat]], val 
     core.io.output.payload
   }
   private val sboxMuls = Seq.fill(3)(MontgomeryMulModel.make(f, cfg.arith, cfg.mulModel))
-  private val constMuls = Seq.fill(C)(MontgomeryMulModel.make(f, cfg.arith, cfg.mulModel))
+  private val constMuls = Seq.fill(C)(MontgomeryMulModel.makeExpanded(f, cfg.arith, cfg.mulModel))
   private val addPre = new ModAdd(f, cfg.arith)
   private val addPost = new ModAdd(f, cfg.arith)
   private val treeLevels = log2Up(C + 1)
   private val laneAdds = Seq.fill(lanes - 1)(new ModAdd(f, cfg.arith))
   private val lane0Adds = Seq.fill(C)(new ModAdd(f, cfg.arith)) // a tree over C + 1 terms has C adders
   val Lm: Int = sboxMuls.head.latency
+  val Lc: Int = constMuls.head.latency
   val La: Int = addPre.latency
 
   val sA: Int = 1 + La
   val sB: Int = sA + 3 * Lm
   val sY: Int = sB + 1 + La
-  val sP: Int = sY + 1 + Lm
+  val sK: Int = sY + 1 + romLatency
+  val sP: Int = sK + Lc
   val sE: Int = sP + 1 + treeLevels * La
   /** ring slots = hashes in flight = cycles per revolution */
   val slots: Int = sE + 1
@@ -92,7 +101,7 @@ class PoseidonEngine(val cfg: PoseidonConfig, val programs: Seq[Seq[Beat]], val 
   private val romP = Mem(Bits(layout.widthP bits), flat.size)
   romP.initBigInt(flat.map(layout.encodeP))
   private val romM = Mem(Bits(layout.widthM bits), flat.size)
-  romM.initBigInt(flat.map(layout.encodeM))
+  romM.initBigInt(flat.map(layout.encodeM(_, tables)))
   private val oldMem = Mem(Vec(UInt(n bits), lanes), slots)
   private val accMem = Mem(Vec(UInt(n bits), lanes), slots)
 
@@ -112,9 +121,10 @@ class PoseidonEngine(val cfg: PoseidonConfig, val programs: Seq[Seq[Beat]], val 
   private val m = layout.decodeM(romM.readSync(pcAt(sY))) // stage sY + 1
   private val oldB = oldMem.readSync(addrAt(sY))
   private val yReg = RegNext(y)
+  io.constIdx := m.idx
   private val products = (0 until C).map { i =>
-    val operand = Mux(m.fromOld(i), oldB(m.src(i)), yReg)
-    run(constMuls(i), operand, m.k(i)) // stage sP
+    val operand = Delay(Mux(m.fromOld(i), oldB(m.src(i)), yReg), romLatency) // stage sK
+    run(constMuls(i), (operand +: io.constWords(i).toSeq): _*) // stage sP
   }
   /** the control fields the lane sums and the write back need (the constants stay behind) */
   case class LaneCtrl() extends Bundle {
@@ -124,7 +134,7 @@ class PoseidonEngine(val cfg: PoseidonConfig, val programs: Seq[Seq[Beat]], val 
   }
   private val mCtrl = LaneCtrl()
   mCtrl.assignSomeByName(m)
-  private val mP = Delay(mCtrl, Lm) // stage sP
+  private val mP = Delay(mCtrl, sP - (sY + 1)) // stage sP
 
   // ---- lane sums
   private val accR = accMem.readSync(addrAt(sP - 1))

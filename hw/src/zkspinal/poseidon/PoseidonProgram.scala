@@ -81,13 +81,14 @@ object PoseidonProgram {
 /** Bit layouts of a beat in the engine's three program ROMs, each read at the pipeline stage that needs it:
   *   S (stage 0):          sbox, sLane, pre
   *   P (after the S-box):  post
-  *   M (multiplier input): done, commit, partial, first, then per multiplier en, fromOld, src, dst, k
+  *   M (multiplier input): done, commit, partial, first, then per multiplier en, fromOld, src, dst, and the index of
+  *                         its constant in that multiplier's table ([[ConstTables]])
   * (lsb first). */
-case class BeatLayout(lanes: Int, n: Int, multipliers: Int) {
+case class BeatLayout(lanes: Int, n: Int, multipliers: Int, idxBits: Int) {
   val laneBits: Int = log2Up(lanes) max 1
   val widthS: Int = 1 + laneBits + n
   val widthP: Int = n
-  val widthM: Int = 4 + multipliers * (2 + 2 * laneBits + n)
+  val widthM: Int = 4 + multipliers * (2 + 2 * laneBits + idxBits)
 
   private class Packer { var v = BigInt(0); var pos = 0
     def put(x: BigInt, w: Int): Unit = { require(x >= 0 && x.bitLength <= w); v |= x << pos; pos += w }
@@ -95,7 +96,7 @@ case class BeatLayout(lanes: Int, n: Int, multipliers: Int) {
   }
   def encodeS(b: Beat): BigInt = { require(b.sLane < lanes); val k = new Packer; k.bit(b.sbox); k.put(b.sLane, laneBits); k.put(b.pre, n); k.v }
   def encodeP(b: Beat): BigInt = b.post
-  def encodeM(b: Beat): BigInt = {
+  def encodeM(b: Beat, tables: ConstTables): BigInt = {
     require(b.products.size <= multipliers)
     val k = new Packer
     k.bit(b.done); k.bit(b.commit); k.bit(b.partial); k.bit(b.first)
@@ -103,7 +104,7 @@ case class BeatLayout(lanes: Int, n: Int, multipliers: Int) {
       val pr = b.products.lift(m)
       k.bit(pr.isDefined); k.bit(pr.exists(_.fromOld))
       k.put(BigInt(pr.map(_.src).getOrElse(0)), laneBits); k.put(BigInt(pr.map(_.dst).getOrElse(0)), laneBits)
-      k.put(pr.map(_.k).getOrElse(BigInt(0)), n)
+      k.put(BigInt(pr.map(x => tables.indexOf(m, x.k)).getOrElse(0)), idxBits)
     }
     k.v
   }
@@ -118,7 +119,7 @@ case class BeatLayout(lanes: Int, n: Int, multipliers: Int) {
     f.done := t.take(1).asBool; f.commit := t.take(1).asBool; f.partial := t.take(1).asBool; f.first := t.take(1).asBool
     for (m <- 0 until multipliers) {
       f.en(m) := t.take(1).asBool; f.fromOld(m) := t.take(1).asBool
-      f.src(m) := t.take(laneBits).asUInt; f.dst(m) := t.take(laneBits).asUInt; f.k(m) := t.take(n).asUInt
+      f.src(m) := t.take(laneBits).asUInt; f.dst(m) := t.take(laneBits).asUInt; f.idx(m) := t.take(idxBits).asUInt
     }
     f
   }
@@ -134,5 +135,5 @@ case class BeatM(l: BeatLayout) extends Bundle {
   val done, commit, partial, first = Bool()
   val en, fromOld = Vec(Bool(), l.multipliers)
   val src, dst = Vec(UInt(l.laneBits bits), l.multipliers)
-  val k = Vec(UInt(l.n bits), l.multipliers)
+  val idx = Vec(UInt(l.idxBits bits), l.multipliers)
 }

@@ -14,6 +14,13 @@ import java.nio.file.{Files, Paths}
 object Emit {
   case class Top(name: String, kind: String, build: () => Component, info: Component => Map[String, Any])
 
+  /** the ROM of the RomConstMul test tops: the edge constants and pseudo-random ones (an LCG on the field, so the
+    * emitted Verilog does not depend on a seed); 13 entries, so indices 13..15 exercise the range check */
+  def romTestConstants(f: FieldConfig): Seq[BigInt] = {
+    val edges = Seq(BigInt(0), BigInt(1), BigInt(2), f.p - 1, f.p - 2, f.rModP, f.rInv, (BigInt(1) << (f.width - 1)).mod(f.p))
+    edges ++ Iterator.iterate(f.r2ModP)(v => (v * f.r2ModP + 12345).mod(f.p)).drop(1).take(5).toSeq
+  }
+
   def fieldTops(f: FieldConfig, cfg: ArithConfig = ArithConfig()): Seq[Top] = {
     def core(c: Component): FlowCore = c match { case s: FieldStream => s.core; case fc: FlowCore => fc }
     def common(c: Component): Map[String, Any] = {
@@ -21,7 +28,11 @@ object Emit {
       Map("field" -> f.name, "p" -> ("0x" + f.p.toString(16)), "n" -> f.width, "latency" -> fc.latency,
         "dsp_tiles" -> fc.dspTiles, "arity" -> fc.arity, "in_width" -> fc.inWidth, "out_width" -> fc.outWidth) ++
         (c match { case s: FieldStream => Map("fifo_depth" -> s.depth, "stream_latency" -> s.streamLatency); case _ => Map() }) ++
-        (fc match { case m: ConstMul => Map("constant" -> ("0x" + m.constant.toString(16))); case _ => Map() })
+        (fc match {
+          case m: ConstMul    => Map("constant" -> ("0x" + m.constant.toString(16)))
+          case m: RomConstMul => Map("constants" -> m.constants.map("0x" + _.toString(16)))
+          case _              => Map()
+        })
     }
     // a fixed, structure-free test constant for the generic ConstMul: the field's R^2 mod p
     val cores: Seq[(String, () => FlowCore, Boolean)] = Seq(
@@ -31,7 +42,8 @@ object Emit {
       ("MontMul", () => new MontgomeryMul(f, cfg), true),
       ("ConstMul", () => new ConstMul(f, f.r2ModP, cfg), false),
       ("ToMont", () => new MontConvert(f, toMont = true, cfg), false),
-      ("FromMont", () => new MontConvert(f, toMont = false, cfg), false)
+      ("FromMont", () => new MontConvert(f, toMont = false, cfg), false),
+      ("RomConstMul", () => new RomConstMul(f, romTestConstants(f), cfg), true)
     )
     cores.flatMap { case (kind, mk, check) =>
       Seq(

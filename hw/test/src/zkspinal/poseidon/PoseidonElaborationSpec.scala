@@ -37,13 +37,34 @@ class PoseidonElaborationSpec extends AnyFunSuite {
     }
   }
 
-  test("c1100 fits 5,000 DSP48E2 and plans the target rates at 250 MHz") {
+  test("c1100 fits 5,000 DSP48E2, one block RAM deep per table, and plans the target rates at 250 MHz") {
     var mm: MontgomeryMul = null
+    var cm: ExpandedConstMul = null
     SpinalConfig(targetDirectory = "build/elab").generateVerilog { mm = new MontgomeryMul(f); mm }
+    SpinalConfig(targetDirectory = "build/elab").generateVerilog { cm = new ExpandedConstMul(f); cm }
     val cfg = PoseidonConfig.c1100
-    assert(cfg.montMuls * mm.dspTiles <= 5000, s"${cfg.montMuls} x ${mm.dspTiles} DSP tiles")
-    def beats(a: Int) = PoseidonProgram.beats(PoseidonConstants(a, f.p), f, cfg.optimized, cfg.multipliers).size
+    val dsp = cfg.montMuls * mm.dspTiles + cfg.constMuls * cm.dspTiles
+    assert(dsp <= 5000, s"${cfg.montMuls} x ${mm.dspTiles} + ${cfg.constMuls} x ${cm.dspTiles} DSP tiles")
+    def program(a: Int) = PoseidonProgram.beats(PoseidonConstants(a, f.p), f, cfg.optimized, cfg.multipliers)
+    def beats(a: Int) = program(a).size
     assert(250e6 / (beats(2).toDouble / cfg.engines) >= 4e6)
     assert(250e6 / (beats(11).toDouble / cfg.engines) >= 1e6)
+    val tables = ConstTables(f, cfg.arith, cfg.arities.flatMap(program), cfg.multipliers)
+    assert(tables.columns.forall(_.size <= 512), tables.columns.map(_.size))
+  }
+
+  test("the expanded tables give each beat's product: sum_k x_k C_k = x * k * R^-1 (mod p)") {
+    val arith = ArithConfig()
+    val beats = PoseidonProgram.beats(PoseidonConstants(4, f.p), f, true, 3)
+    val tables = ConstTables(f, arith, beats, 3)
+    val rnd = new scala.util.Random(7)
+    val digits = TableFold.digits(f.width, arith.tileA)
+    for (b <- beats.take(40); (pr, col) <- b.products.zipWithIndex) {
+      val i = tables.indexOf(col, pr.k)
+      val words = tables.words(col).map(_(i))
+      val x = BigInt(f.width, rnd).mod(f.p)
+      val sum = digits.zip(words).map { case ((lo, w), ck) => ((x >> lo) & ((BigInt(1) << w) - 1)) * ck }.sum
+      assert(sum.mod(f.p) == (x * pr.k * f.rInv).mod(f.p))
+    }
   }
 }
