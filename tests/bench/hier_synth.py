@@ -4,8 +4,11 @@ tests/bench/synth.py flattens the design, which makes yosys map every Montgomery
 in the Poseidon c1100 top, 7 in the MSM adder: hours here).  This keeps the hierarchy: every distinct module is mapped once by
 `synth_xilinx -family xcup` and `stat -top` multiplies the cell counts by the instance counts, so the totals are
 those of the whole top.  The logic depth (synth.py's measure: LUT levels and carry chains between sequential
-cells) is taken per module, with sub-module instances as endpoints: every module boundary in these tops is
-registered on the inside (FlowCore inputs and results are registers), so no register-to-register path crosses one.
+cells) is taken twice: per module of the hierarchical netlist (sub-module instances as endpoints), which is exact
+for the arithmetic cores (FlowCore inputs and results are registers inside them), and by a second yosys pass that
+flattens everything but those cores (black boxes, endpoints), so control paths that cross module boundaries (a
+scheduler and its FIFOs) are measured whole; the worse of the two is the top's figure, with the deepest path's
+cells in `depth_pass.deepest_path`.
 LUT6 sites (synth.lut_sites) are counted per module and multiplied by the module's instance count.
 Cached by the md5 of the Verilog under build/synth/.
 """
@@ -52,13 +55,73 @@ def _instances(modules: dict, top: str) -> dict:
     return counts
 
 
+# Modules registered on both sides: the arithmetic cores (FlowCore: operand() and the final RegNext) and the MSM
+# bucket memories (a RAM's address and data ports are its registers).  The depth pass keeps them as black boxes
+# (path endpoints) and flattens everything else.
+REGISTERED_CORES = ("MontgomeryMul", "ExpandedConstMul", "ConstMul", "ModAdd", "ModSub", "KaratsubaMul",
+                    "BucketMemory")
+
+
+def depth_pass(verilog: Path, top: str, out: Path) -> dict:
+    """The deepest register-to-register logic of everything but the arithmetic cores, flattened (control logic that
+    crosses module boundaries is measured whole): yosys with the cores as black boxes."""
+    netlist = out / "depth.json"
+    text = verilog.read_text()
+    cores = sorted({m for m in re.findall(r"^module (\w+)", text, re.M) if m.startswith(REGISTERED_CORES)})
+    (out / "depth.ys").write_text("\n".join([
+        f"read_verilog {verilog.resolve()}",
+        f"hierarchy -top {top}",
+        *(f"blackbox {m}" for m in cores),
+        f"synth_xilinx -family xcup -top {top} -flatten -noiopad -noclkbuf",
+        f"write_json {netlist}"]))
+    p = subprocess.run(["yosys", "-q", "-l", str(out / "depth.log"), str(out / "depth.ys")], capture_output=True,
+                       text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"yosys (depth pass) failed on {top}: see {out / 'depth.log'}\n{p.stderr[-2000:]}")
+    design = json.loads(netlist.read_text())
+    saved = set(synth.SEQUENTIAL)
+    synth.SEQUENTIAL.update(cores)
+    try:
+        depth = synth._depth(design["modules"][top])
+    finally:
+        synth.SEQUENTIAL.clear()
+        synth.SEQUENTIAL.update(saved)
+    netlist.unlink()
+    return {**depth, "black_boxes": cores}
+
+
 def run(verilog: Path, top: str) -> dict:
     key = hashlib.md5(verilog.read_bytes() + top.encode() + b"hier" + synth.ANALYSIS_VERSION).hexdigest()
     out = synth.CACHE / f"{top}-hier-{key[:12]}"
-    result_file = out / "result.json"
-    if result_file.exists():
-        return json.loads(result_file.read_text())
+    result_file, depth_file = out / "result.json", out / "depth_pass.json"
     out.mkdir(parents=True, exist_ok=True)
+    result = json.loads(result_file.read_text()) if result_file.exists() else hierarchical(verilog, top, out)
+    if not depth_file.exists():
+        depth_file.write_text(json.dumps(depth_pass(verilog, top, out), indent=1))
+    return merge(result, json.loads(depth_file.read_text()))
+
+
+def merge(result: dict, flat: dict) -> dict:
+    """The per-module figures with the depth pass: the deepest logic of the top is the worse of the arithmetic
+    cores' (per module) and the flattened control logic's."""
+    per_module = {"lut_levels": result["lut_levels"], "carry_bits": result["carry_bits"],
+                  "deepest_module": result["deepest_module"]}
+    out = {**result, "depth_pass": flat, "depth_cores": per_module}
+    for m in out["modules"].values():
+        m.pop("deepest_path", None)
+    for d in out.get("depth_per_module", {}).values():
+        d.pop("deepest_path", None)
+    if (flat["lut_levels"], flat["carry_bits"]) > (result["lut_levels"], result["carry_bits"]):
+        out["deepest_module"] = "control logic (flattened)"
+    out["lut_levels"] = max(result["lut_levels"], flat["lut_levels"])
+    out["carry_bits"] = max(result["carry_bits"], flat["carry_bits"])
+    out["chains_per_path"] = flat["chains_per_path"]
+    return out
+
+
+def hierarchical(verilog: Path, top: str, out: Path) -> dict:
+    """synth_xilinx keeping the hierarchy; cached in out/result.json."""
+    result_file = out / "result.json"
     netlist, stat = out / "netlist.json", out / "stat.txt"
     (out / "synth.ys").write_text("\n".join([
         f"read_verilog {verilog.resolve()}",

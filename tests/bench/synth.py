@@ -132,8 +132,11 @@ def _depth(module: dict) -> dict:
 
     longest_chain = max((chain(n) for n, c in cells.items() if c["type"] == "CARRY4"), default=0)
 
-    # arrival (lut levels, carry chains) at each cell output, memoised, iterative DFS
+    # arrival (lut levels, carry chains) at each cell output, memoised, iterative DFS; pred: the input that set it
     arrival: dict[str, tuple[int, int]] = {}
+    pred: dict[str, str] = {}  # by LUT levels
+    pred_c: dict[str, str] = {}  # by carry chains
+    best_c: dict[str, tuple[int, int]] = {}
 
     def inputs_of(name):
         c = cells[name]
@@ -166,6 +169,10 @@ def _depth(module: dict) -> dict:
                     dc += 1  # entering a carry chain from logic
                 elif t == "CARRY4" and port == "CI" and cells[d]["type"] != "CARRY4":
                     dc += 1
+                if (dl, dc) > (luts, chains) or n not in pred:
+                    pred[n] = d
+                if (dc, dl) > best_c.get(n, (-1, -1)):
+                    best_c[n], pred_c[n] = (dc, dl), d
                 luts, chains = max(luts, dl), max(chains, dc)
             if t in LUTS:
                 luts += 1
@@ -173,20 +180,30 @@ def _depth(module: dict) -> dict:
             stack.pop()
         return arrival[root]
 
-    worst_luts, worst_chains = 0, 0
-    for name, c in cells.items():
-        if c["type"] in SEQUENTIAL:
-            for _, d in inputs_of(name):
-                if cells[d]["type"] not in SEQUENTIAL:
-                    l, ch = node_arrival(d)
-                    worst_luts, worst_chains = max(worst_luts, l), max(worst_chains, ch)
-    for port in module.get("ports", {}).values():
-        if port["direction"] == "output":
-            for b in port["bits"]:
-                if isinstance(b, int) and b in driver and cells[driver[b][0]]["type"] not in SEQUENTIAL:
-                    l, ch = node_arrival(driver[b][0])
-                    worst_luts, worst_chains = max(worst_luts, l), max(worst_chains, ch)
-    return {"lut_levels": worst_luts, "carry_bits": 4 * longest_chain, "chains_per_path": worst_chains}
+    worst_luts, worst_chains, worst_end, chains_end = 0, 0, None, None
+    ends = [d for name, c in cells.items() if c["type"] in SEQUENTIAL for _, d in inputs_of(name)]
+    ends += [driver[b][0] for port in module.get("ports", {}).values() if port["direction"] == "output"
+             for b in port["bits"] if isinstance(b, int) and b in driver]
+    for d in ends:
+        if cells[d]["type"] not in SEQUENTIAL:
+            l, ch = node_arrival(d)
+            if l > worst_luts:
+                worst_end = d
+            if ch > worst_chains:
+                chains_end = d
+            worst_luts, worst_chains = max(worst_luts, l), max(worst_chains, ch)
+
+    def trace(n, pred):
+        """a deepest path, end first: cell type and the source location yosys recorded"""
+        path = []
+        while n is not None and len(path) < 200:
+            c = cells[n]
+            path.append(f"{c['type']} {c.get('attributes', {}).get('src', n)}")
+            n = pred.get(n)
+            n = n if n is not None and cells[n]["type"] not in SEQUENTIAL else None
+        return path
+    return {"lut_levels": worst_luts, "carry_bits": 4 * longest_chain, "chains_per_path": worst_chains,
+            "deepest_path": trace(worst_end, pred), "most_chains_path": trace(chains_end, pred_c)}
 
 
 def run(verilog: Path | str, top: str, quiet: bool = True) -> dict:

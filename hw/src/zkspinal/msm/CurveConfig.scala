@@ -57,8 +57,6 @@ case class MsmConfig(
     if (!isTop(j)) 1 << (windows(j) - 1) else (((bound - 1) >> offsets(j)) + 1).toInt
   require((0 until numWindows).forall(j => buckets(j) < (1 << 21)), "a bucket index must fit the 21-bit tag")
   val totalBuckets: Int = (0 until numWindows).map(buckets).sum
-  /** width of a digit magnitude (0 .. buckets(j)) over all windows */
-  val digitBits: Int = (0 until numWindows).map(j => log2(buckets(j)) + 1).max
   /** address width of the largest bucket memory */
   val addrBits: Int = (0 until numWindows).map(j => log2(buckets(j))).max max 1
   private def log2(x: Int): Int = 32 - Integer.numberOfLeadingZeros(x - 1)

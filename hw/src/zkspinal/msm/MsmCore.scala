@@ -5,7 +5,7 @@ import spinal.lib._
 
 /** One point and its digits, every window. */
 case class MsmJob(cfg: MsmConfig) extends Bundle {
-  val digits = Vec(Digit(cfg.digitBits), cfg.numWindows)
+  val digits = Vec(Digit(cfg.addrBits), cfg.numWindows)
   val q = Bits(3 * cfg.curve.field.width bits)
 }
 
@@ -97,8 +97,8 @@ class MsmCore(val cfg: MsmConfig) extends Component {
   private val slotting = accumulating || phase === MsmPhase.FLUSH
   private val digit = io.jobs.payload.digits(slot)
   private val newActive = accumulating && consumed =/= countR && io.jobs.valid && cursor === slot
-  private val newNonZero = digit.magnitude =/= 0
-  private val newTag = (digit.magnitude - 1).resize(cfg.addrBits)
+  private val newNonZero = digit.nonZero
+  private val newTag = digit.bucket
 
   // ---- tag pipeline (valid, window, bucket address), shared by hazard checks and write-back
   private val tags = Vec.fill(writeStage + 1)(Reg(InFlightTag(log2Up(W), cfg.addrBits)))

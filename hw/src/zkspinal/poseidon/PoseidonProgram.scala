@@ -22,6 +22,8 @@ case class Beat(sLane: Int, sbox: Boolean, pre: BigInt, post: BigInt, products: 
   * that meets one carries the inverse factor: a post-S-box constant c is stored as c*R^-4, a matrix entry that
   * multiplies a scaled value as m*R^5, one that multiplies a canonical value as m*R.  Every product, and thus the
   * state, is canonical: canonical preimages go in and canonical digests come out, no conversion multiplier.
+  * A beat's product is operand * k * R^-1 whatever multiplier runs it: the constant multipliers compute x*c and
+  * hold c = k * R^-1 in their tables ([[ConstTables]]).
   *
   * Rounds (reference_model/poseidon/permutation.py): a full round is t rows; row i evaluates the S-box of lane i
   * once and multiplies it by row i of the matrix (t products; the last round only the digest column).  An
