@@ -3,6 +3,7 @@ simulation or synthesise the same top at the same time: the second one waits, th
 from __future__ import annotations
 
 import fcntl
+import subprocess
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -16,3 +17,12 @@ def locked(path: Path):
             yield
         finally:
             fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def make(directory: Path, *targets: str, **kwargs) -> subprocess.CompletedProcess:
+    """`make -s -C directory targets` under the directory's lock: two workers linking the same binary at once
+    leave one of them with a half-written object file."""
+    directory = Path(directory)
+    root = Path(__file__).resolve().parents[1]
+    with locked(root / "build" / "locks" / f"make-{directory.resolve().name}.lock"):
+        return subprocess.run(["make", "-s", "-C", str(directory), *targets], **kwargs)

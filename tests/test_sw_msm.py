@@ -14,6 +14,7 @@ import time
 import pytest
 
 from bench.msm_host import build_host
+from buildlock import make
 from reference_model import msm_data
 from tools.sw import MSM_REAL_TOP, MSM_TOP, ROOT, SW, emulator, ok, tool
 
@@ -42,7 +43,7 @@ def small_set(tmp_path, npow: int, seed: int):
 @pytest.fixture(scope="module")
 def built():
     build_host()
-    subprocess.run(["make", "-s", "-C", str(SW), "all", "msm"], check=True)
+    make(SW, "all", "msm", check=True)
 
 
 @pytest.fixture(scope="module")

@@ -8,10 +8,10 @@ import io
 import json
 import random
 import shutil
-import subprocess
 
 import pytest
 
+from buildlock import make
 from reference_model import keccak
 from tools.sw import MSM_TOP, PAIR_TOP, POSEIDON_TOP, SPEED_TOP, SPONGE_TOP, SW, VALGRIND, build_sw, emulator, ok, tool
 
@@ -92,7 +92,7 @@ def test_msm_valgrind(tmp_path):
     thread pool stays reachable by design, as in tests/test_msm_host.py"""
     from bench.msm_host import build_host
     build_host()
-    subprocess.run(["make", "-s", "-C", str(SW), "msm"], check=True)
+    make(SW, "msm", check=True)
     vg = [a for a in VALGRIND if not a.startswith("--show-leak-kinds") and not a.startswith("--errors-for-leak-kinds")]
     vg += ["--errors-for-leak-kinds=definite,indirect"]
     with emulator(MSM_TOP) as dev:

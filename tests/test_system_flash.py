@@ -3,11 +3,11 @@ sw/emu/zkflash_model.c: erase, program (page wrap, AND), read-back, status polli
 SRWD with W#), the IPROG guard words and the ICAPE3 word sequence, and the cycle counts the README projects from.
 AXI4-Lite traffic is randomly throttled on all channels."""
 import json
-import subprocess
 
 import pytest
 
 import simrun
+from buildlock import make
 from conftest import ROOT
 
 TOP = "FlashCtrl_small"
@@ -15,7 +15,7 @@ TOP = "FlashCtrl_small"
 
 @pytest.fixture(scope="module", autouse=True)
 def model_lib():
-    subprocess.run(["make", "-s", "-C", str(ROOT / "sw"), "build/libzkflash.so"], check=True)
+    make(ROOT / "sw", "build/libzkflash.so", check=True)
 
 
 @pytest.mark.xdist_group(TOP)

@@ -7,7 +7,8 @@ For each prime of reference_model.field.FIELDS:
                       tests/tb/field_tb.py cocotb_full_rate): cycles from the first input handshake to the first
                       result, and results per cycle once the pipeline is full; the core latency the generator
                       computed (manifest) is printed beside it;
-  DSP / LUT / FF / CARRY4  yosys `synth_xilinx -family xcup` of the bare core (MontMul, ConstMul, ModAdd);
+  DSP / LUT / FF / CARRY4  yosys `synth_xilinx -family xcup` of the bare core (MontMul, ConstMul, RomConstMul,
+                      ModAdd);
   depth               the most LUT levels between two registers and the longest carry chain (bits) of any path.
 Targets (issue: foundation): the 255-bit Montgomery multiplier at most 260 DSP48E2, the 377-bit one at most 520,
 no register-to-register path over 8 LUT levels plus one carry chain of at most 96 bits.
@@ -28,7 +29,8 @@ import simrun  # noqa: E402
 from tests.bench import synth  # noqa: E402
 from reference_model.field import FIELDS  # noqa: E402
 
-CORES = ("MontMul", "ConstMul", "ModAdd")
+# RomConstMul: the ROM-indexed constant multiplier Poseidon uses (ExpandedConstMul + a table of 13 constants)
+CORES = ("MontMul", "ConstMul", "RomConstMul", "ModAdd")
 DSP_TARGET = {255: 260, 253: 260, 377: 520}
 MAX_LUT_LEVELS = 8
 MAX_CARRY_BITS = 96

@@ -25,6 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 CPU_DIR = ROOT / "sw" / "keccak-cpu"
 CPU_BIN = CPU_DIR / "keccak-cpu"
+sys.path[:0] = [str(ROOT / "tests")]
+from buildlock import make  # noqa: E402
 U32_MAX = (1 << 32) - 1
 
 
@@ -41,7 +43,7 @@ def u32(lo: int):
 
 
 def build_cpu() -> Path:
-    proc = subprocess.run(["make", "-s", "-C", str(CPU_DIR)], capture_output=True, text=True)
+    proc = make(CPU_DIR, capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(f"building {CPU_BIN} failed:\n{proc.stdout}{proc.stderr}")
     return CPU_BIN

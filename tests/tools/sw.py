@@ -7,6 +7,8 @@ import os
 import subprocess
 from pathlib import Path
 
+from buildlock import make
+
 ROOT = Path(__file__).resolve().parents[2]
 SW = ROOT / "sw"
 BIN = SW / "build"
@@ -33,7 +35,7 @@ MSM_REAL_TOP = "MsmAxis_small"
 
 
 def build_sw() -> Path:
-    subprocess.run(["make", "-s", "-C", str(SW)], check=True)
+    make(SW, check=True)
     return BIN
 
 
