@@ -193,14 +193,35 @@ def _depth(module: dict) -> dict:
                 chains_end = d
             worst_luts, worst_chains = max(worst_luts, l), max(worst_chains, ch)
 
+    # a readable name for each net bit: the RTL signal yosys kept (netnames without hide_name), else none
+    bit_name: dict[int, str] = {}
+    for net, info in module.get("netnames", {}).items():
+        if info.get("hide_name"):
+            continue
+        for i, b in enumerate(info["bits"]):
+            if isinstance(b, int):
+                bit_name.setdefault(b, net if len(info["bits"]) == 1 else f"{net}[{i}]")
+
+    def signal(name):
+        c = cells[name]
+        for port, bits in c["connections"].items():
+            if c["port_directions"].get(port) == "output":
+                for b in bits:
+                    if b in bit_name:
+                        return f" -> {bit_name[b]}"
+        return ""
+
     def trace(n, pred):
-        """a deepest path, end first: cell type and the source location yosys recorded"""
+        """a deepest path, end first: cell type, the source location yosys recorded and the RTL signal it drives;
+        the register (or black box) the path starts from last"""
         path = []
         while n is not None and len(path) < 200:
             c = cells[n]
-            path.append(f"{c['type']} {c.get('attributes', {}).get('src', n)}")
+            path.append(f"{c['type']} {c.get('attributes', {}).get('src', n)}{signal(n)}")
             n = pred.get(n)
-            n = n if n is not None and cells[n]["type"] not in SEQUENTIAL else None
+            if n is not None and cells[n]["type"] in SEQUENTIAL:
+                path.append(f"from {cells[n]['type']}{signal(n)}")
+                n = None
         return path
     return {"lut_levels": worst_luts, "carry_bits": 4 * longest_chain, "chains_per_path": worst_chains,
             "deepest_path": trace(worst_end, pred), "most_chains_path": trace(chains_end, pred_c)}

@@ -133,8 +133,10 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked {
       when(!pointBeats.last && lastPointBeat) { raise(4) := True }
     }
 
-    // ---- jobs: a scalar and its point; a bad element raises an error instead of entering the core
+    // ---- jobs: a scalar and its point; a bad element raises an error instead of entering the core.  The s2mPipe
+    // registers the ready the core's scheduler computes, so it does not run on through the join into the slicer.
     val joined = StreamJoin(slicer.io.output, records.translateWith(padding ## records.payload).m2sPipe(flush = softReset))
+      .s2mPipe(flush = softReset)
     val pointBits = joined.payload._2
     val bad = joined.payload._1.outOfRange || pointBits.msb
     core.io.jobs.valid := joined.valid && !bad && !fatal

@@ -107,6 +107,7 @@ class MsmCore(val cfg: MsmConfig) extends Component {
 
   // ---- the slot's decision
   fifos.io.window := slot
+  fifos.io.nextWindow := slot.getAheadValue()
   fifos.io.probeTag := newTag
   private val headReady = slotting && fifos.io.headValid && !inFlight(fifos.io.headTag)
   private val newFree = newNonZero && !inFlight(newTag) && !fifos.io.probeHit

@@ -10,11 +10,17 @@ import spinal.lib._
   * The probe (`probeTag` -> `probeHit`: some waiting entry targets this bucket) lets the scheduler keep every
   * bucket's additions in arrival order: a new operation whose bucket already waits here is queued behind it.
   * Tags sit in registers (the probe compares them all); the point data waits in one distributed-RAM array
-  * (window, slot), read asynchronously at the head.
+  * (window, slot).
+  *
+  * The slot's view (head, full, the probe's tags) is registered: `nextWindow` is the window of the next cycle's slot,
+  * and its FIFO is copied one cycle ahead, so no wide window multiplexer sits on the scheduler's decision path.
+  * The copy is exact because push and pop act on `window`, which differs from `nextWindow` whenever they happen
+  * (the slot moves to the next window every cycle it serves one, and there are at least two windows).
   */
 class StallFifos(windows: Int, depth: Int, tagBits: Int, dataBits: Int) extends Component {
   val io = new Bundle {
     val window = in(UInt(log2Up(windows) bits))
+    val nextWindow = in(UInt(log2Up(windows) bits))
     val headValid = out(Bool())
     val headTag = out(UInt(tagBits bits))
     val headData = out(Bits(dataBits bits))
@@ -37,13 +43,24 @@ class StallFifos(windows: Int, depth: Int, tagBits: Int, dataBits: Int) extends 
   private val count = Vec.fill(windows)(RegInit(U(0, ptrBits + 1 bits)))
   private val data = Mem(Bits(dataBits bits), windows * depth)
 
+  require(windows >= 2, "the registered view needs the slot to leave the window it updates")
   private val w = io.window
   private val rdW = rd(w)
-  io.headValid := count(w) =/= 0
-  io.headTag := tags(w)(rdW)
-  io.headData := data.readAsync(w @@ rdW)
-  io.full := count(w) === depth
-  io.probeHit := valid(w).zip(tags(w)).map { case (v, t) => v && t === io.probeTag }.orR
+
+  // ---- the view of nextWindow's FIFO, registered (valid next cycle, when nextWindow is the slot's window)
+  private val nw = io.nextWindow
+  private val viewValid = Vec.fill(depth)(RegInit(False))
+  private val viewTags = Vec.fill(depth)(Reg(UInt(tagBits bits)))
+  private val headValidR = RegNext(count(nw) =/= 0) init (False)
+  private val fullR = RegNext(count(nw) === depth) init (False)
+  viewValid := valid(nw)
+  viewTags := tags(nw)
+  io.headValid := headValidR
+  io.headTag := RegNext(tags(nw)(rd(nw)))
+  io.headData := data.readSync(nw @@ rd(nw))
+  io.full := fullR
+  io.probeHit := viewValid.zip(viewTags).map { case (v, t) => v && t === io.probeTag }.orR
+  assert(!(io.push || io.pop) || nw =/= w, "StallFifos: push or pop while the next slot stays in the same window")
   io.empty := count.map(_ === 0).andR
   io.occupancy := count.map(_.resize(io.occupancy.getWidth)).reduce(_ + _)
 
@@ -60,6 +77,7 @@ class StallFifos(windows: Int, depth: Int, tagBits: Int, dataBits: Int) extends 
   count(w) := count(w) + U(io.push).resized - U(io.pop).resized
   when(io.clear) {
     valid.foreach(_.foreach(_ := False))
+    viewValid.foreach(_ := False); headValidR := False; fullR := False
     rd.foreach(_ := 0); wr.foreach(_ := 0); count.foreach(_ := 0)
   }
 }
