@@ -28,7 +28,7 @@ def report():
             marker.unlink(missing_ok=True)
             env = dict(os.environ, CI="1")  # progress bars off
             proc = subprocess.run([sys.executable, "-m", "tests.bench", "--quick", "--out", str(out)], cwd=ROOT,
-                                  env=env, capture_output=True, text=True, timeout=1800)
+                                  env=env, capture_output=True, text=True, timeout=2400)
             assert proc.returncode == 0, f"bench --quick failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
             marker.write_text(run_id)
     return out

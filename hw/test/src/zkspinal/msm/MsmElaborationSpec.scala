@@ -11,7 +11,7 @@ class MsmElaborationSpec extends AnyFunSuite {
     assert(c.numWindows == 20 && c.windows.sum == 253)
     assert(c.buckets(0) == 4096 && c.buckets(13) == 2048 && c.buckets(19) == 2390)
     assert(c.totalBuckets == 67926)
-    assert(c.addrBits == 12 && c.digitBits == 13)
+    assert(c.addrBits == 12 && Digit(c.addrBits).bucket.getWidth == 12)
   }
 
   test("configurations reject what the engine cannot build") {
