@@ -22,6 +22,7 @@ BENCHES = {
     "system": "system",
     "msm": "msm",
     "report": "report",
+    "readme": "readme",
 }
 
 
