@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 CPU_DIR = ROOT / "sw" / "keccak-cpu"
 CPU_BIN = CPU_DIR / "keccak-cpu"
-sys.path[:0] = [str(ROOT / "tests")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # simrun, buildlock, reference_model
 from buildlock import make  # noqa: E402
 U32_MAX = (1 << 32) - 1
 
@@ -69,7 +69,6 @@ def speed_top(rpc: int, units: int) -> str:
 
 def ensure_emitted(top: str) -> None:
     """Emits `top` (its Verilog and manifest entry) when build/rtl lacks it or a generator source is newer."""
-    sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
     import simrun
 
     try:
