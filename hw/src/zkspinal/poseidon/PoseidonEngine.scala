@@ -89,11 +89,15 @@ class PoseidonEngine(val cfg: PoseidonConfig, val programs: Seq[Seq[Beat]], val 
   private val seq0 = Reg(UInt(seqBits bits))
   private val slotCnt = Reg(UInt(log2Up(slots) bits)) init (0)
   slotCnt := Mux(slotCnt === slots - 1, U(0), slotCnt + 1)
-  /** memory address of the context at stage k (it passed stage 0 k cycles ago) */
-  private def addrAt(k: Int): UInt = {
-    val x = slotCnt.resize(slotCnt.getWidth + 1) + U((slots - k % slots) % slots)
-    Mux(x >= slots, x - slots, x).resize(slotCnt.getWidth)
-  }
+  /** memory address of the context at stage k (it passed stage 0 k cycles ago): (slotCnt - k) mod slots, kept in a
+    * wrap counter of its own that starts at -k mod slots (one increment per path, not an adder and a compare in
+    * series) */
+  private val stageAddrs = scala.collection.mutable.Map[Int, UInt]()
+  private def addrAt(k: Int): UInt = if (k % slots == 0) slotCnt else stageAddrs.getOrElseUpdate(k % slots, {
+    val a = Reg(UInt(slotCnt.getWidth bits)) init (slots - k % slots)
+    a := Mux(a === slots - 1, U(0), a + 1)
+    a.setName(s"slotAddr_${k % slots}")
+  })
   private def pcAt(k: Int): UInt = Delay(pc0, k)
 
   private val romS = Mem(Bits(layout.widthS bits), flat.size)
@@ -109,7 +113,8 @@ class PoseidonEngine(val cfg: PoseidonConfig, val programs: Seq[Seq[Beat]], val 
   private val s1 = layout.decodeS(romS.readSync(pc0))
   private val oldA = oldMem.readSync(addrAt(0))
   private val ePre = run(addPre, oldA(s1.sLane), s1.pre) // stage sA
-  private val sboxEn = Delay(s1.sbox, sB - 1)
+  // optimized programs raise every beat's S-box: then the flag is a constant, not a delay line of sB - 1 registers
+  private val sboxEn = if (flat.forall(_.sbox)) True else Delay(s1.sbox, sB - 1)
   private val x2 = run(sboxMuls(0), ePre, ePre)
   private val x4 = run(sboxMuls(1), x2, x2)
   private val x5 = run(sboxMuls(2), x4, Delay(ePre, 2 * Lm))
