@@ -96,7 +96,7 @@ def markdown(rows: list[dict], sim: str) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
+def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="bench field", description=__doc__.split("\n\n")[0])
     ap.add_argument("--fields", default=",".join(FIELDS), help="comma-separated field names")
     ap.add_argument("--sim", default=os.environ.get("ZK_BENCH_SIM", "verilator"), choices=simrun.SIMULATORS)
@@ -104,6 +104,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-synth", action="store_true", help="skip the yosys estimates")
     ap.add_argument("--json", help="write the rows as JSON")
     ap.add_argument("--md", help="write the table as Markdown")
+    return ap
+
+
+def synth_targets(argv: list[str]) -> list[tuple[str, str]]:
+    """The yosys runs main(argv) asks for: ("flat", top) per core and field (report.py starts them early)."""
+    args = parser().parse_args(argv)
+    if args.no_synth:
+        return []
+    return [("flat", f"{core}_{name}") for name in args.fields.split(",") if name in FIELDS for core in CORES]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = parser()
     args = ap.parse_args(argv)
     names = [n for n in args.fields.split(",") if n]
     unknown = [n for n in names if n not in FIELDS]

@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from tests.bench import synth  # noqa: E402
+from buildlock import locked  # noqa: E402
 
 
 def _hierarchy_counts(stat: str) -> dict:
@@ -95,9 +96,10 @@ def run(verilog: Path, top: str) -> dict:
     out = synth.CACHE / f"{top}-hier-{key[:12]}"
     result_file, depth_file = out / "result.json", out / "depth_pass.json"
     out.mkdir(parents=True, exist_ok=True)
-    result = json.loads(result_file.read_text()) if result_file.exists() else hierarchical(verilog, top, out)
-    if not depth_file.exists():
-        depth_file.write_text(json.dumps(depth_pass(verilog, top, out), indent=1))
+    with locked(out.with_name(out.name + ".lock")):  # a second caller (bench beside a test run) waits, then reads
+        result = json.loads(result_file.read_text()) if result_file.exists() else hierarchical(verilog, top, out)
+        if not depth_file.exists():
+            depth_file.write_text(json.dumps(depth_pass(verilog, top, out), indent=1))
     return merge(result, json.loads(depth_file.read_text()))
 
 

@@ -88,7 +88,7 @@ def measure_cpu() -> dict:
     return {"threads": threads, "rate_1_thread": rows[1], "rate_all_threads": rows[threads]}
 
 
-def main(argv: list[str] | None = None) -> int:
+def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="bench keccak", description=__doc__.split("\n\n")[0])
     p.add_argument("--rounds", type=int, default=2000, help="NB_ROUNDS of the measured jobs")
     p.add_argument("--mhz", type=float, default=250.0, help="clock for the projections")
@@ -99,6 +99,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--settings", default=",".join(map(str, SETTINGS)),
                    help="rounds-per-cycle settings to measure (default: all)")
     p.add_argument("--json", type=Path, default=ROOT / "build" / "bench" / "keccak.json")
+    return p
+
+
+def synth_targets(argv: list[str]) -> list[tuple[str, str]]:
+    """The yosys runs main(argv) asks for (report.py starts them early)."""
+    args = parser().parse_args(argv)
+    if args.no_synth:
+        return []
+    tops = ["KeccakSpeed_r2_u1", "KeccakSpeed_r2_u4"]
+    tops += [f"KeccakSpeed_r{x}_u1" for x in args.settings.split(",") if x and f"KeccakSpeed_r{x}_u1" not in tops]
+    return [("flat", t) for t in tops]
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = parser()
     args = p.parse_args(argv)
     f = args.mhz * 1e6
 

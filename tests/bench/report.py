@@ -7,7 +7,8 @@ OUT/report.md, OUT/report.json (the same figures, for checks) and PNG plots (Kec
 rate against DSP budget, MSM adder-busy fraction over time).  --quick: small sizes, one prime, three Keccak settings,
 no sponge runs, the Poseidon and MSM cycles without their yosys runs (about 10 minutes on 2 cores); the full run
 measures everything (the yosys results of the Poseidon and MSM tops take hours the first time and are cached under
-build/synth by the md5 of the Verilog).  Progress bars go to stderr on a
+build/synth by the md5 of the Verilog).  The CPU-bound benchmarks run first on an otherwise idle machine; then the
+yosys runs of the rest start ahead of them, --jobs at a time (SynthAhead), while their simulations run.  Progress bars go to stderr on a
 terminal and stay quiet otherwise (CI).
 """
 from __future__ import annotations
@@ -110,22 +111,84 @@ def write_report(results: dict, out: Path, quick: bool) -> Path:
     return report
 
 
+# measured first, with no synthesis beside them: their figures are CPU rates (Keccak's bench starts with the CPU
+# program) and would drop with yosys on the other cores
+CPU_BOUND = ("poseidon-model", "msm-host", "host", "keccak")
+
+
+class SynthAhead:
+    """The yosys runs the remaining benchmarks will ask for, started before them, `jobs` at a time, each in its own
+    process (tests/bench/synth.py or hier_synth.py, output in OUT/synth-<top>.log), the hierarchical tops first
+    (they take the longest), then the flat ones, largest Verilog first.  Each run holds its cache entry's lock, so a
+    benchmark asking for the same top waits for it and reads it from the cache; one that asks for a top not yet
+    started runs it itself (the worker then finds it cached).  A failed run is left to the benchmark, which runs it
+    again and reports the error."""
+
+    def __init__(self, cores: list[str], quick: bool, jobs: int, out: Path):
+        import simrun
+        from concurrent.futures import ThreadPoolExecutor
+
+        targets = []
+        for core in cores:
+            module, full, fast = PLAN[core]
+            mod = importlib.import_module(f"tests.bench.{module}")
+            targets += getattr(mod, "synth_targets", lambda _: [])(fast if quick else full)
+        files = {top: simrun.RTL / simrun.top_info(top)["file"] for _, top in targets}
+        targets.sort(key=lambda t: (t[0] != "hier", -files[t[1]].stat().st_size))
+        self.targets = targets
+        self.pool = ThreadPoolExecutor(max_workers=max(1, jobs)) if targets else None
+        self.procs: list[subprocess.Popen] = []
+        self.runs = [self.pool.submit(self._run, kind, files[top], top, out) for kind, top in targets]
+
+    def _run(self, kind: str, verilog: Path, top: str, out: Path) -> int:
+        script = Path(__file__).with_name("hier_synth.py" if kind == "hier" else "synth.py")
+        with open(out / f"synth-{top}.log", "w") as log:
+            proc = subprocess.Popen([sys.executable, str(script), str(verilog), top], stdout=log,
+                                    stderr=subprocess.STDOUT)
+            self.procs.append(proc)
+            return proc.wait()
+
+    def close(self, abort: bool) -> None:
+        """Normally the runs left are cached ones (a benchmark ran them itself): wait for them; on an error, stop
+        them (a half-finished run leaves no result, only its lock file)."""
+        if not self.pool:
+            return
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for proc in self.procs:
+            if abort and proc.poll() is None:
+                proc.terminate()
+            proc.wait()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="bench report", description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="small sizes: about 10 minutes on 2 cores")
     ap.add_argument("--out", type=Path, default=ROOT / "build" / "bench")
     ap.add_argument("--only", help="comma-separated cores (default: all)")
+    ap.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) - 1),
+                    help="yosys runs started ahead of the benchmarks that need them (default: CPUs - 1; 0: none)")
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     cores = [c for c in (args.only.split(",") if args.only else PLAN)]
     unknown = [c for c in cores if c not in PLAN]
     if unknown:
         ap.error(f"unknown core(s) {', '.join(unknown)}; known: {', '.join(PLAN)}")
-    results = {}
-    for core in progress(cores, "benchmarks"):
-        print(f"bench {core} ...", flush=True)
-        results[core] = run_bench(core, args.out, args.quick)
-    report = write_report(results, args.out, args.quick)
+    first = [c for c in cores if c in CPU_BOUND]
+    rest = [c for c in cores if c not in CPU_BOUND]
+    results, ahead, ok = {}, None, False
+    try:
+        for core in progress(first + rest, "benchmarks"):
+            if core in rest and ahead is None and args.jobs > 0:
+                ahead = SynthAhead(rest, args.quick, args.jobs, args.out)
+                if ahead.targets:
+                    print(f"yosys ahead ({args.jobs} at a time): {', '.join(t for _, t in ahead.targets)}", flush=True)
+            print(f"bench {core} ...", flush=True)
+            results[core] = run_bench(core, args.out, args.quick)
+        ok = True
+    finally:
+        if ahead:
+            ahead.close(abort=not ok)
+    report = write_report({c: results[c] for c in cores}, args.out, args.quick)
     print(f"report: {report}")
     return 0
 
