@@ -152,3 +152,25 @@ def test_readme_section_splices_report(report, tmp_path):
         assert heading in text, heading
     assert "`build/bench/poseidon_rate_vs_dsp.png`" in text and "`build/bench/msm_busy_over_time.png`" in text
     assert readme.main(["--report", str(report / "report.md"), "--readme", str(fake), "--check"]) == 0
+
+
+def test_hier_depth_covers_submodules():
+    """A module's deepest logic in the hierarchical result includes its submodules' (the MSM adder is as deep as
+    its Montgomery multipliers); its own logic's depth stays beside it."""
+    from tests.bench import hier_synth
+    stat = "\n".join(["=== Adder ===", "", "     LUT2                            4", "     Mul                             7",
+                      "", "=== Mul ===", "", "     LUT6                          900", "", "=== Top ===", "",
+                      "     Adder                           1", "     LUT3                            9", "",
+                      "=== design hierarchy ===", "", "     Top                             1",
+                      "       Adder                         1", "         Mul                         7"])
+    mods = {"Top": {"instances": 1, "lut_levels": 2, "carry_bits": 16},
+            "Adder": {"instances": 1, "lut_levels": 1, "carry_bits": 0},
+            "Mul": {"instances": 7, "lut_levels": 4, "carry_bits": 68}}
+    result = {"top": "Top", "lut_levels": 4, "carry_bits": 68, "deepest_module": "Mul", "modules": mods}
+    flat = {"lut_levels": 3, "carry_bits": 12, "chains_per_path": 1}
+    out = hier_synth.merge(result, flat, stat)
+    m = out["modules"]
+    assert (m["Adder"]["lut_levels"], m["Adder"]["carry_bits"]) == (4, 68)
+    assert (m["Adder"]["own_lut_levels"], m["Adder"]["own_carry_bits"]) == (1, 0)
+    assert (m["Top"]["lut_levels"], m["Top"]["carry_bits"]) == (4, 68) and m["Mul"]["lut_levels"] == 4
+    assert (out["lut_levels"], out["chains_per_path"], out["deepest_module"]) == (4, 1, "Mul")

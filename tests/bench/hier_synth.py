@@ -100,16 +100,42 @@ def run(verilog: Path, top: str) -> dict:
         result = json.loads(result_file.read_text()) if result_file.exists() else hierarchical(verilog, top, out)
         if not depth_file.exists():
             depth_file.write_text(json.dumps(depth_pass(verilog, top, out), indent=1))
-    return merge(result, json.loads(depth_file.read_text()))
+    stat = out / "stat.txt"
+    return merge(result, json.loads(depth_file.read_text()), stat.read_text() if stat.exists() else "")
 
 
-def merge(result: dict, flat: dict) -> dict:
+def _children(stat: str, names) -> dict:
+    """Module -> the modules it instantiates, from the per-module sections of a yosys `stat` report."""
+    kids, current = defaultdict(set), None
+    for line in stat.splitlines():
+        head = re.match(r"^=== (.+) ===", line)
+        if head:  # a module's section, or the closing `design hierarchy` one
+            current = head.group(1) if head.group(1) in names else None
+            continue
+        cell = re.match(r"^\s+(\w+)\s+\d+\s*$", line)
+        if current and cell and cell.group(1) in names:
+            kids[current].add(cell.group(1))
+    return kids
+
+
+def merge(result: dict, flat: dict, stat: str = "") -> dict:
     """The per-module figures with the depth pass: the deepest logic of the top is the worse of the arithmetic
-    cores' (per module) and the flattened control logic's."""
+    cores' (per module) and the flattened control logic's.  A module's depth in `modules` covers its submodules
+    too (an adder is as deep as its multipliers); `own_lut_levels`/`own_carry_bits` are its own logic's."""
     per_module = {"lut_levels": result["lut_levels"], "carry_bits": result["carry_bits"],
                   "deepest_module": result["deepest_module"]}
     out = {**result, "depth_pass": flat, "depth_cores": per_module}
-    for m in out["modules"].values():
+    mods = out["modules"]
+    kids = _children(stat, set(mods))
+
+    def deepest(name: str, seen=()) -> tuple[int, int]:
+        below = [deepest(k, seen + (name,)) for k in kids.get(name, ()) if k not in seen]
+        return (max([mods[name].get("lut_levels", 0), *(b[0] for b in below)]),
+                max([mods[name].get("carry_bits", 0), *(b[1] for b in below)]))
+    depths = {name: deepest(name) for name in mods}
+    for name, m in mods.items():
+        m["own_lut_levels"], m["own_carry_bits"] = m.get("lut_levels", 0), m.get("carry_bits", 0)
+        m["lut_levels"], m["carry_bits"] = depths[name]
         m.pop("deepest_path", None)
     for d in out.get("depth_per_module", {}).values():
         d.pop("deepest_path", None)
