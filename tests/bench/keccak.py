@@ -98,6 +98,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--no-sponge", action="store_true")
     p.add_argument("--settings", default=",".join(map(str, SETTINGS)),
                    help="rounds-per-cycle settings to measure (default: all)")
+    p.add_argument("--cpu-from", type=Path, metavar="JSON",
+                   help="take the CPU program's rates from this file (measure_cpu's figures, written by the report "
+                        "before any yosys run starts) instead of measuring them now")
     p.add_argument("--json", type=Path, default=ROOT / "build" / "bench" / "keccak.json")
     return p
 
@@ -117,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     f = args.mhz * 1e6
 
-    cpu = measure_cpu()
+    cpu = json.loads(args.cpu_from.read_text()) if args.cpu_from else measure_cpu()
     print(f"CPU program (sw/keccak-cpu) on this machine: {cpu['rate_1_thread'] / 1e6:.2f} M permutations/s on 1 "
           f"thread, {cpu['rate_all_threads'] / 1e6:.2f} M/s on {cpu['threads']} threads "
           f"(seed's 160-thread CPU: {SEED_CPU_RATE / 1e6:.2f} M/s)", flush=True)

@@ -7,9 +7,10 @@ OUT/report.md, OUT/report.json (the same figures, for checks) and PNG plots (Kec
 rate against DSP budget, MSM adder-busy fraction over time).  --quick: small sizes, one prime, three Keccak settings,
 no sponge runs, the Poseidon and MSM cycles without their yosys runs (about 10 minutes on 2 cores); the full run
 measures everything (the yosys results of the Poseidon and MSM tops take hours the first time and are cached under
-build/synth by the md5 of the Verilog).  The CPU-bound benchmarks run first on an otherwise idle machine; then the
-yosys runs of the rest start ahead of them, --jobs at a time (SynthAhead), while their simulations run.  Progress bars go to stderr on a
-terminal and stay quiet otherwise (CI).
+build/synth by the md5 of the Verilog).  The CPU-bound benchmarks (and the Keccak CPU program's rate) run first on
+an otherwise idle machine; then the yosys runs of the rest start ahead of them, --jobs at a time (SynthAhead), while
+their simulations run, those that need no yosys result first.  Progress bars go to stderr on a terminal and stay
+quiet otherwise (CI).
 """
 from __future__ import annotations
 
@@ -71,7 +72,7 @@ def machine() -> dict:
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
 
 
-def run_bench(core: str, out: Path, quick: bool) -> dict:
+def run_bench(core: str, out: Path, quick: bool, extra: list[str] = ()) -> dict:
     """Runs one benchmark module (its output into OUT/<core>.log); returns its JSON and the seconds it took."""
     module, full, fast = PLAN[core]
     json_file = out / f"{core}.json"
@@ -81,7 +82,7 @@ def run_bench(core: str, out: Path, quick: bool) -> dict:
     t0 = time.perf_counter()
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
-        rc = mod.main([*(fast if quick else full), "--json", str(json_file)])
+        rc = mod.main([*(fast if quick else full), *extra, "--json", str(json_file)])
     log.write_text(buf.getvalue())
     if rc:
         raise RuntimeError(f"bench {core} exited with {rc}; its output is in {log}")
@@ -111,9 +112,15 @@ def write_report(results: dict, out: Path, quick: bool) -> Path:
     return report
 
 
-# measured first, with no synthesis beside them: their figures are CPU rates (Keccak's bench starts with the CPU
-# program) and would drop with yosys on the other cores
-CPU_BOUND = ("poseidon-model", "msm-host", "host", "keccak")
+# measured first, with no synthesis beside them: their figures are CPU rates and would drop with yosys on the other
+# cores (so is the Keccak CPU program's rate, measured before them and handed to the Keccak bench)
+CPU_BOUND = ("poseidon-model", "msm-host", "host")
+
+
+def synth_targets(core: str, quick: bool) -> list[tuple[str, str]]:
+    module, full, fast = PLAN[core]
+    mod = importlib.import_module(f"tests.bench.{module}")
+    return getattr(mod, "synth_targets", lambda _: [])(fast if quick else full)
 
 
 class SynthAhead:
@@ -128,11 +135,7 @@ class SynthAhead:
         import simrun
         from concurrent.futures import ThreadPoolExecutor
 
-        targets = []
-        for core in cores:
-            module, full, fast = PLAN[core]
-            mod = importlib.import_module(f"tests.bench.{module}")
-            targets += getattr(mod, "synth_targets", lambda _: [])(fast if quick else full)
+        targets = [t for core in cores for t in synth_targets(core, quick)]
         files = {top: simrun.RTL / simrun.top_info(top)["file"] for _, top in targets}
         targets.sort(key=lambda t: (t[0] != "hier", -files[t[1]].stat().st_size))
         self.targets = targets
@@ -165,16 +168,27 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="small sizes: about 10 minutes on 2 cores")
     ap.add_argument("--out", type=Path, default=ROOT / "build" / "bench")
     ap.add_argument("--only", help="comma-separated cores (default: all)")
-    ap.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) - 1),
-                    help="yosys runs started ahead of the benchmarks that need them (default: CPUs - 1; 0: none)")
+    ap.add_argument("--jobs", type=int,
+                    help="yosys runs started ahead of the benchmarks that need them (default: CPUs - 1, with --quick "
+                         "CPUs: its simulations are short; 0: none)")
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     cores = [c for c in (args.only.split(",") if args.only else PLAN)]
     unknown = [c for c in cores if c not in PLAN]
     if unknown:
         ap.error(f"unknown core(s) {', '.join(unknown)}; known: {', '.join(PLAN)}")
+    if args.jobs is None:
+        args.jobs = max(1, (os.cpu_count() or 2) - (0 if args.quick else 1))
     first = [c for c in cores if c in CPU_BOUND]
-    rest = [c for c in cores if c not in CPU_BOUND]
+    # the simulations that wait for no yosys result run while the others' yosys runs go on
+    rest = sorted((c for c in cores if c not in CPU_BOUND), key=lambda c: bool(synth_targets(c, args.quick)))
+    extra = {}
+    if "keccak" in cores:
+        from tests.bench import keccak
+        cpu_file = args.out / "keccak-cpu.json"
+        print("Keccak CPU program ...", flush=True)
+        cpu_file.write_text(json.dumps(keccak.measure_cpu()))
+        extra["keccak"] = ["--cpu-from", str(cpu_file)]
     results, ahead, ok = {}, None, False
     try:
         for core in progress(first + rest, "benchmarks"):
@@ -183,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
                 if ahead.targets:
                     print(f"yosys ahead ({args.jobs} at a time): {', '.join(t for _, t in ahead.targets)}", flush=True)
             print(f"bench {core} ...", flush=True)
-            results[core] = run_bench(core, args.out, args.quick)
+            results[core] = run_bench(core, args.out, args.quick, extra.get(core, []))
         ok = True
     finally:
         if ahead:
