@@ -29,13 +29,24 @@ from tests.bench import synth  # noqa: E402
 from buildlock import locked  # noqa: E402
 
 
+def _stat_sections(stat: str) -> dict:
+    """Cell (or instance) counts per `=== name ===` section of a yosys `stat -top` report: one section per module,
+    then `design hierarchy` (the instance tree and the whole top's cells); a name repeated later wins."""
+    sections, current = {}, None
+    for line in stat.splitlines():
+        head = re.match(r"^=== (.+) ===", line)
+        if head:
+            current = sections[head.group(1)] = defaultdict(int)
+            continue
+        cell = re.match(r"^\s+(\w+)\s+(\d+)\s*$", line)
+        if current is not None and cell:
+            current[cell.group(1)] += int(cell.group(2))
+    return sections
+
+
 def _hierarchy_counts(stat: str) -> dict:
     """Cell counts of the last `design hierarchy` section of a yosys `stat -top` report."""
-    part = stat[stat.rindex("=== design hierarchy ==="):]
-    counts = defaultdict(int)
-    for m in re.finditer(r"^\s+(\w+)\s+(\d+)\s*$", part, re.M):
-        counts[m.group(1)] += int(m.group(2))
-    return counts
+    return _stat_sections(stat)["design hierarchy"]
 
 
 def _figures(counts: dict) -> dict:
@@ -105,17 +116,9 @@ def run(verilog: Path, top: str) -> dict:
 
 
 def _children(stat: str, names) -> dict:
-    """Module -> the modules it instantiates, from the per-module sections of a yosys `stat` report."""
-    kids, current = defaultdict(set), None
-    for line in stat.splitlines():
-        head = re.match(r"^=== (.+) ===", line)
-        if head:  # a module's section, or the closing `design hierarchy` one
-            current = head.group(1) if head.group(1) in names else None
-            continue
-        cell = re.match(r"^\s+(\w+)\s+\d+\s*$", line)
-        if current and cell and cell.group(1) in names:
-            kids[current].add(cell.group(1))
-    return kids
+    """Module -> the modules it instantiates, from the per-module sections of a yosys `stat` report (the netlist
+    is gone once a result is cached; its stat.txt stays)."""
+    return {m: {c for c in cells if c in names} for m, cells in _stat_sections(stat).items() if m in names}
 
 
 def merge(result: dict, flat: dict, stat: str = "") -> dict:
@@ -128,11 +131,16 @@ def merge(result: dict, flat: dict, stat: str = "") -> dict:
     mods = out["modules"]
     kids = _children(stat, set(mods))
 
-    def deepest(name: str, seen=()) -> tuple[int, int]:
-        below = [deepest(k, seen + (name,)) for k in kids.get(name, ()) if k not in seen]
-        return (max([mods[name].get("lut_levels", 0), *(b[0] for b in below)]),
-                max([mods[name].get("carry_bits", 0), *(b[1] for b in below)]))
-    depths = {name: deepest(name) for name in mods}
+    depths: dict[str, tuple[int, int]] = {}
+
+    def deepest(name: str) -> tuple[int, int]:  # (LUT levels, carry bits) of the module and everything below it
+        if name not in depths:
+            below = [deepest(k) for k in kids.get(name, ())]
+            depths[name] = (max([mods[name].get("lut_levels", 0), *(b[0] for b in below)]),
+                            max([mods[name].get("carry_bits", 0), *(b[1] for b in below)]))
+        return depths[name]
+    for name in mods:
+        deepest(name)
     for name, m in mods.items():
         m["own_lut_levels"], m["own_carry_bits"] = m.get("lut_levels", 0), m.get("carry_bits", 0)
         m["lut_levels"], m["carry_bits"] = depths[name]
