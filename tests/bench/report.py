@@ -131,11 +131,11 @@ class SynthAhead:
     started runs it itself (the worker then finds it cached).  A failed run is left to the benchmark, which runs it
     again and reports the error."""
 
-    def __init__(self, cores: list[str], quick: bool, jobs: int, out: Path):
+    def __init__(self, targets: list[tuple[str, str]], jobs: int, out: Path):
         import simrun
         from concurrent.futures import ThreadPoolExecutor
 
-        targets = [t for core in cores for t in synth_targets(core, quick)]
+        targets = list(targets)
         files = {top: simrun.RTL / simrun.top_info(top)["file"] for _, top in targets}
         targets.sort(key=lambda t: (t[0] != "hier", -files[t[1]].stat().st_size))
         self.targets = targets
@@ -181,7 +181,8 @@ def main(argv: list[str] | None = None) -> int:
         args.jobs = max(1, (os.cpu_count() or 2) - (0 if args.quick else 1))
     first = [c for c in cores if c in CPU_BOUND]
     # the simulations that wait for no yosys result run while the others' yosys runs go on
-    rest = sorted((c for c in cores if c not in CPU_BOUND), key=lambda c: bool(synth_targets(c, args.quick)))
+    wants = {c: synth_targets(c, args.quick) for c in cores if c not in CPU_BOUND}
+    rest = sorted(wants, key=lambda c: bool(wants[c]))
     extra = {}
     if "keccak" in cores:
         from tests.bench import keccak
@@ -193,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for core in progress(first + rest, "benchmarks"):
             if core in rest and ahead is None and args.jobs > 0:
-                ahead = SynthAhead(rest, args.quick, args.jobs, args.out)
+                ahead = SynthAhead([t for c in rest for t in wants[c]], args.jobs, args.out)
                 if ahead.targets:
                     print(f"yosys ahead ({args.jobs} at a time): {', '.join(t for _, t in ahead.targets)}", flush=True)
             print(f"bench {core} ...", flush=True)
