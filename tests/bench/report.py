@@ -72,17 +72,22 @@ def machine() -> dict:
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
 
 
+def bench_module(core: str, quick: bool):
+    """A core's benchmark module and the arguments the report gives it (PLAN's full or quick ones)."""
+    module, full, fast = PLAN[core]
+    return importlib.import_module(f"tests.bench.{module}"), fast if quick else full
+
+
 def run_bench(core: str, out: Path, quick: bool, extra: list[str] = ()) -> dict:
     """Runs one benchmark module (its output into OUT/<core>.log); returns its JSON and the seconds it took."""
-    module, full, fast = PLAN[core]
+    mod, argv = bench_module(core, quick)
     json_file = out / f"{core}.json"
     json_file.unlink(missing_ok=True)
     log = out / f"{core}.log"
-    mod = importlib.import_module(f"tests.bench.{module}")
     t0 = time.perf_counter()
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
-        rc = mod.main([*(fast if quick else full), *extra, "--json", str(json_file)])
+        rc = mod.main([*argv, *extra, "--json", str(json_file)])
     log.write_text(buf.getvalue())
     if rc:
         raise RuntimeError(f"bench {core} exited with {rc}; its output is in {log}")
@@ -118,9 +123,9 @@ CPU_BOUND = ("poseidon-model", "msm-host", "host")
 
 
 def synth_targets(core: str, quick: bool) -> list[tuple[str, str]]:
-    module, full, fast = PLAN[core]
-    mod = importlib.import_module(f"tests.bench.{module}")
-    return getattr(mod, "synth_targets", lambda _: [])(fast if quick else full)
+    """The (kind, top) yosys runs a core's benchmark will ask for with the report's arguments."""
+    mod, argv = bench_module(core, quick)
+    return getattr(mod, "synth_targets", lambda _: [])(argv)
 
 
 class SynthAhead:
@@ -135,10 +140,8 @@ class SynthAhead:
         import simrun
         from concurrent.futures import ThreadPoolExecutor
 
-        targets = list(targets)
         files = {top: simrun.RTL / simrun.top_info(top)["file"] for _, top in targets}
-        targets.sort(key=lambda t: (t[0] != "hier", -files[t[1]].stat().st_size))
-        self.targets = targets
+        self.targets = targets = sorted(targets, key=lambda t: (t[0] != "hier", -files[t[1]].stat().st_size))
         self.pool = ThreadPoolExecutor(max_workers=max(1, jobs)) if targets else None
         self.procs: list[subprocess.Popen] = []
         self.runs = [self.pool.submit(self._run, kind, files[top], top, out) for kind, top in targets]
