@@ -73,6 +73,13 @@ def top_info(top: str) -> dict:
     return m[top]
 
 
+def top_sources(top: str) -> list[Path]:
+    """The Verilog a simulation of `top` compiles: its file and the simulation models of the primitives it
+    instantiates (hw/sim, copied by Emit into build/rtl/sim and listed in the manifest)."""
+    info = top_info(top)
+    return [RTL / info["file"]] + [RTL / m for m in info.get("sim_models", [])]
+
+
 def seed_from_env() -> int:
     s = os.environ.get("SEED")
     return int(s, 0) if s else random.SystemRandom().randrange(1 << 31)
@@ -91,7 +98,7 @@ def build(top: str, sim: str, sources: list[Path] | None = None, waves: bool | N
     flags (e.g. Verilator's -fno-inline, which compiles a module used many times once)."""
     if waves is None:
         waves = os.environ.get("WAVES", "0") == "1"
-    sources = sources or [RTL / top_info(top)["file"]]
+    sources = sources or top_sources(top)
     build_args = []
     if sim == "verilator":
         build_args = ["-O3", "--x-assign", "fast", "--x-initial", "fast", "-Wno-fatal", "-Wno-lint", "-Wno-style"]

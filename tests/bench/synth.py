@@ -28,8 +28,8 @@ from buildlock import locked  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 CACHE = ROOT / "build" / "synth"
-# part of every cache key: bump when the figures computed from a netlist change (2: lut_sites)
-ANALYSIS_VERSION = b"2"
+# part of every cache key: bump when the figures computed from a netlist change (2: lut_sites, 3: DSP cascades)
+ANALYSIS_VERSION = b"3"
 
 SEQUENTIAL = {"FDRE", "FDSE", "FDCE", "FDPE", "LDCE", "LDPE", "SRL16E", "SRLC32E", "RAMB18E2", "RAMB36E2",
               "URAM288", "URAM288_BASE", "RAM32M", "RAM64M", "RAM32X1D", "RAM64X1D", "RAM128X1D", "RAM32M16",
@@ -94,6 +94,38 @@ def lut_sites(cells: dict) -> int:
                 pairs += 1
                 break
     return big + len(small) - pairs
+
+
+def cascades(cells: dict) -> dict:
+    """How the DSP48E2s are chained: dsp_cascaded counts the DSPs whose PCIN is driven, bit for bit, by the PCOUT of
+    another DSP48E2 (the dedicated cascade: no LUT or register between two links); dsp_pcin_other those whose PCIN
+    comes from anything else (a LUT adder between links, or logic) and must be 0; dsp_chains the cascades (a DSP
+    that drives another's PCIN and whose own PCIN is not cascaded starts one); dsp_acin the links whose A operand
+    arrives through ACIN from the previous link."""
+    pcout_of: dict[int, str] = {}
+    for name, c in cells.items():
+        if c["type"] == "DSP48E2":
+            for b in c["connections"].get("PCOUT", []):
+                if isinstance(b, int):
+                    pcout_of[b] = name
+    cascaded, other, acin = 0, 0, 0
+    feeds: set[str] = set()
+    fed: set[str] = set()
+    for name, c in cells.items():
+        if c["type"] != "DSP48E2":
+            continue
+        pcin = [b for b in c["connections"].get("PCIN", []) if isinstance(b, int)]
+        if pcin:
+            drivers = {pcout_of.get(b) for b in pcin}
+            if None in drivers or len(drivers) != 1 or len(pcin) != 48:
+                other += 1
+            else:
+                cascaded += 1
+                feeds |= drivers
+                fed.add(name)
+        if any(isinstance(b, int) for b in c["connections"].get("ACIN", [])):
+            acin += 1
+    return {"dsp_cascaded": cascaded, "dsp_pcin_other": other, "dsp_chains": len(feeds - fed), "dsp_acin": acin}
 
 
 def _depth(module: dict) -> dict:
@@ -251,7 +283,8 @@ def _synthesise(verilog: Path, top: str, out_dir: Path, result_file: Path) -> di
         raise RuntimeError(f"yosys failed on {top}: see {out_dir / 'yosys.log'}\n{proc.stderr[-2000:]}")
     design = json.loads(netlist.read_text())
     module = design["modules"][top]
-    result = {"top": top, **_counts(module["cells"]), "lut_sites": lut_sites(module["cells"]), **_depth(module)}
+    result = {"top": top, **_counts(module["cells"]), "lut_sites": lut_sites(module["cells"]),
+              **cascades(module["cells"]), **_depth(module)}
     result_file.write_text(json.dumps(result, indent=1))
     netlist.unlink()  # large; the result and the log stay
     return result

@@ -5,14 +5,13 @@ import scala.collection.mutable.ArrayBuffer
 
 /** A bit heap: a sum of many shifted (and possibly negated) terms, computed modulo 2^width.
   *
-  * Terms are packed into as few rows as the column height allows (non-overlapping terms share a row); rows
-  * are then reduced six to three by (6:3) counters: per column, the six bits' count s0 + 2 s1 + 4 s2, each
-  * output a function of six inputs, so one LUT6 each (a Wallace tree on whole rows: one LUT level per layer,
-  * `levelsPerStage` layers between registers).  A counter removes three bits with three LUTs, a 3:2 carry-save
-  * adder one bit with two (sum and carry), so the tree costs about half the LUTs and halves the row count per
-  * level instead of taking two thirds; a last 3:2 layer leaves two rows, which a [[WideAdder]] adds.  Whole-row
-  * operations keep the emitted Verilog compact; bits that are constant zero cost nothing after synthesis.
-  * Karatsuba recombination, Montgomery reduction and constant multiplication all end in one heap.
+  * The terms' bits are sorted into columns and reduced column by column, one LUT level per layer, until no column
+  * holds more than three bits: six bits of a column go through a (6:3) counter (their count s0 + 2 s1 + 4 s2,
+  * each output a function of six inputs: one LUT6, three LUTs for three bits removed), five through a (5:3)
+  * counter, three or four through a full adder (3:2); one or two bits pass.  A layer roughly halves every column,
+  * `levelsPerStage` layers between registers.  The three rows left go to a three-input adder ([[WideAdder.add3]]),
+  * whose carry-save step shares the adder's LUTs.  Working on columns (not on whole rows) spends LUTs only where
+  * bits overlap: the rows of DSP chains are ragged, and a counter over rows that barely overlap removes nothing.
   *
   * Negation without sign extension: for a w-bit x at shift s, and a runtime flag neg,
   *   S = neg ? -x : x  satisfies  S + 2^w = (x XOR neg) + (!neg)*2^w + neg      (bitwise XOR with neg)
@@ -48,26 +47,55 @@ class BitHeap(val width: Int, cfg: ArithConfig) {
     this
   }
 
+  /** Adds x * 2^shift (`negative`: subtracts it), x the bits of an unsigned or (`signed`) two's complement value;
+    * the part of the term below heap bit `from` is left out, i.e. floor(x / 2^(from - shift)) is added at `from`
+    * (the callers account for what is dropped).  A signed w-bit x is (x XOR 2^(w-1)) - 2^(w-1). */
+  def addTerm(x: Timed[Bits], shift: Int, signed: Boolean, negative: Boolean, from: Int = 0): this.type = {
+    val w = x.value.getWidth
+    val cut = (from - shift) max 0
+    if (cut >= w && !signed) return this
+    // the kept part: bits [cut, w) (for a signed x cut past its width: the sign bit alone, as a 1-bit signed value)
+    val (v, at) = if (cut == 0) (x.value, shift) else if (cut < w) (x.value(w - 1 downto cut), shift + cut)
+                  else (x.value(w - 1 downto w - 1), shift + cut)
+    val kw = v.getWidth
+    if (at >= width) return this
+    if (!signed) { if (negative) sub(Timed(v.asUInt, x.at), at) else add(Timed(v.asUInt, x.at), at) }
+    else {
+      val flipped = Timed((v ^ (B(1, kw bits) |<< (kw - 1))).asUInt, x.at)
+      if (negative) { sub(flipped, at); addConst(BigInt(1) << (kw - 1 + at)) }
+      else { add(flipped, at); addConst(-(BigInt(1) << (kw - 1 + at))) }
+    }
+    this
+  }
+
+  /** bits the heap holds before compression (within its width): what its counters have to reduce */
+  def bits: Int = terms.map {
+    case Plain(x, s)     => (x.value.getWidth min (width - s)) max 0
+    case CondNeg(x, _, s) => ((x.value.getWidth min (width - s)) max 0) + 2
+    case Bit(_, _)       => 1
+  }.sum + constant.bitCount
+
   def isEmpty: Boolean = terms.isEmpty
 
   /** Compresses and adds everything (mod 2^width). */
   def sum(): Timed[UInt] = {
     val (rows, at) = compress()
-    if (rows.size == 1) Timed(rows(0), at)
-    else WideAdder(Timed(rows(0), at), Timed(rows(1), at), width, cfg)
+    rows match {
+      case Seq(r)       => Timed(r, at)
+      case Seq(a, b)    => WideAdder(Timed(a, at), Timed(b, at), width, cfg)
+      case Seq(a, b, c) => WideAdder.add3(Timed(a, at), Timed(b, at), Timed(c, at), width, cfg)
+    }
   }
 
-  /** Compresses to one or two rows whose sum is the heap's value mod 2^width.  Where every term is
-    * non-negative and width covers the largest possible sum, no carry is dropped and the rows add up to the
+  /** Compresses to at most three rows (of `width` bits) whose sum is the heap's value mod 2^width.  Where every term
+    * is non-negative and width covers the largest possible sum, no carry is dropped and the rows add up to the
     * exact value. */
   def compress(): (Seq[UInt], Int) = {
     val start = if (terms.isEmpty) 0 else terms.map(_.at).max
-    // every term becomes one or more segments (value, offset) below `width`
-    val segments = ArrayBuffer[BitHeap.Row]()
-    def put(v: UInt, s: Int): Unit = if (s < width) segments += BitHeap.Row(v.resize((v.getWidth min (width - s)) max 1), s)
+    val cols = Array.fill(width)(ArrayBuffer[Bool]())
+    def put(v: UInt, s: Int): Unit = for (i <- 0 until v.getWidth if s + i < width) cols(s + i) += v(i)
     // conditional negations get their XOR and a register of their own (one stage, every term delayed with them)
-    // so that the first counter layer sees plain bits: a counter's six inputs fill a LUT6, six XORed inputs would
-    // need twelve (measured on the 255-bit MontgomeryMul: 48.3k LUTs against 59.3k with the XOR merged)
+    // so that the first counter layer sees plain bits: a counter's six inputs fill a LUT6, six XORed inputs would not
     val negStage = if (terms.exists(_.isInstanceOf[CondNeg])) 1 else 0
     def late(u: UInt): UInt = if (negStage == 1) RegNext(u) else u
     terms.foreach {
@@ -79,109 +107,82 @@ class BitHeap(val width: Int, cfg: ArithConfig) {
         put(late(neg.asUInt), s)
       case Bit(b, s) => put(late(b.to(start).asUInt), s)
     }
-    for (i <- 0 until width if constant.testBit(i)) put(U(1, 1 bits), i)
-    var rows = BitHeap.pack(segments.toSeq, width)
+    for (i <- 0 until width if constant.testBit(i)) cols(i) += True
+    val bitsIn = cols.map(_.size).sum
     var at = start + negStage
     var layers = 0
-    while (rows.size > 2) {
-      rows = BitHeap.counterLayer(rows, width)
+    var heap = cols.map(_.toSeq)
+    while (heap.exists(_.size > 3)) {
+      // a register after every levelsPerStage layers and after the last one
+      val register = (layers + 1) % cfg.levelsPerStage == 0 || BitHeap.heights(heap.map(_.size), width).forall(_ <= 3)
+      heap = BitHeap.layer(heap, width, register)
       layers += 1
-      if (layers % cfg.levelsPerStage == 0 || rows.size <= 2) {
-        rows = rows.map(r => BitHeap.Row(RegNext(r.value), r.lo))
-        at += 1
-      }
+      if (register) at += 1
     }
-    if (sys.env.contains("ZK_DEBUG")) println(s"heap width=$width start=$start layers=$layers end=$at terms=${terms.size} segs=${segments.size} bits=${segments.map(_.value.getWidth).sum} rows0=${BitHeap.pack(segments.toSeq, width).size} delays=${terms.map(t => start - t.at).sum}")
-    (rows.map(_.full(width)) match { case Seq() => Seq(U(0, width bits)); case rs => rs }, at)
+    if (sys.env.contains("ZK_DEBUG"))
+      println(s"heap width=$width start=$start layers=$layers end=$at terms=${terms.size} bits=$bitsIn height=${cols.map(_.size).max}")
+    val rows = (0 until (heap.map(_.size).max max 1)).map(r => BitHeap.gather(heap.map(c => c.lift(r).getOrElse(False)).toSeq).asUInt)
+    (rows, at)
   }
 }
 
 object BitHeap {
-  /** A row of the heap: `value` occupies bits [lo, lo + width) of the heap, zeros elsewhere. */
-  case class Row(value: UInt, lo: Int) {
-    def hi: Int = lo + value.getWidth
-    /** this row's bits over [from, to) */
-    def span(from: Int, to: Int): UInt = {
-      require(from <= lo && hi <= to)
-      val below = if (lo > from) U(0, lo - from bits) else null
-      val above = if (to > hi) U(0, to - hi bits) else null
-      Cat(Seq(below, value, above).filter(_ != null)).asUInt // Cat of a Seq: first element is the LSB
-    }
-    def full(width: Int): UInt = span(0, width max hi).resize(width)
+  /** bits(i) = bs(i), one assignment per bit (a Cat of many bits nests one concatenation per bit in the Verilog) */
+  def gather(bs: Seq[Bool]): Bits = {
+    val v = Bits(bs.size bits)
+    for ((b, i) <- bs.zipWithIndex) v(i) := b
+    v
   }
+  /** how a column of h bits is cut into counters by [[layer]] (sizes of its counters; the rest passes) */
+  private def groups(h: Int): Seq[Int] = Seq.fill(h / 6)(6) ++ (h % 6 match { case 5 => Seq(5); case 3 | 4 => Seq(3); case _ => Nil })
+  /** column heights after one [[layer]] */
+  def heights(h: Array[Int], width: Int): Array[Int] = {
+    val next = Array.fill(width)(0)
+    for (c <- 0 until width) {
+      val g = groups(h(c))
+      next(c) += g.size + h(c) - g.sum
+      if (c + 1 < width) next(c + 1) += g.size
+      if (c + 2 < width) next(c + 2) += g.count(_ >= 4)
+    }
+    next
+  }
+  private def maj(x: Bits, y: Bits, z: Bits): Bits = (x & y) | (x & z) | (y & z)
 
-  /** Packs segments into as few rows as possible (first fit by offset): the heap's column height. */
-  def pack(segments: Seq[Row], width: Int): Seq[Row] = {
-    val rows = ArrayBuffer[ArrayBuffer[Row]]()
-    for (seg <- segments.sortBy(s => (s.lo, -s.value.getWidth))) {
-      rows.find(_.last.hi <= seg.lo) match {
-        case Some(r) => r += seg
-        case None    => rows += ArrayBuffer(seg)
+  /** One layer of counters on every column (see the class comment); bits past the heap's width are dropped.
+    * All counters of a layer are evaluated as vectors (input j of counter i is bit i of vector j), so the
+    * Verilog holds a few wide expressions per layer, not one per counter; `register` puts the layer's outputs in
+    * registers. */
+  def layer(cols: Array[Seq[Bool]], width: Int, register: Boolean): Array[Seq[Bool]] = {
+    case class Counter(col: Int, in: Seq[Bool])
+    val counters = ArrayBuffer[Counter]()
+    val pass = ArrayBuffer[(Int, Bool)]()
+    for (c <- 0 until width) {
+      val bits = cols(c)
+      var i = 0
+      for (k <- groups(bits.size)) { counters += Counter(c, bits.slice(i, i + k)); i += k }
+      bits.drop(i).foreach(b => pass += c -> b)
+    }
+    def reg(v: Bits): Bits = if (register) RegNext(v) else v
+    val next = Array.fill(width)(ArrayBuffer[Bool]())
+    def out(c: Int, b: Bool): Unit = if (c < width) next(c) += b
+    if (counters.nonEmpty) {
+      val in = (0 until 6).map(j => gather(counters.map(_.in.lift(j).getOrElse(False)).toSeq))
+      // count = s0 + 2 s1 + 4 s2 of six bits: x1 + 2 c1 = a + b + c, x2 + 2 c2 = d + e + f, x1 + x2 = s0 + 2k,
+      // so the count is s0 + 2 (c1 + c2 + k): s1 = c1 ^ c2 ^ k, s2 = maj(c1, c2, k); each a function of six bits
+      val (x1, c1) = (in(0) ^ in(1) ^ in(2), maj(in(0), in(1), in(2)))
+      val (x2, c2) = (in(3) ^ in(4) ^ in(5), maj(in(3), in(4), in(5)))
+      val k = x1 & x2
+      val s = Seq(reg(x1 ^ x2), reg(c1 ^ c2 ^ k), reg(maj(c1, c2, k)))
+      LutModel.add(counters.map(c => if (c.in.size >= 4) 3 else 2).sum)
+      for ((cnt, i) <- counters.zipWithIndex) {
+        out(cnt.col, s(0)(i)); out(cnt.col + 1, s(1)(i))
+        if (cnt.in.size >= 4) out(cnt.col + 2, s(2)(i))
       }
     }
-    rows.map { segs =>
-      val lo = segs.head.lo
-      val hi = segs.last.hi
-      var pos = lo
-      val parts = ArrayBuffer[UInt]()
-      for (s <- segs) {
-        if (s.lo > pos) parts += U(0, s.lo - pos bits)
-        parts += s.value
-        pos = s.hi
-      }
-      Row(Cat(parts).asUInt, lo)
-    }.toSeq
-  }
-
-  /** One layer of counters (one LUT level): rows sorted by position, in sixes through (6:3) counters; a last
-    * group of four or five also through a counter (its missing inputs are zero), of three through a 3:2
-    * carry-save adder, of one or two passed on. */
-  def counterLayer(rows: Seq[Row], width: Int): Seq[Row] = {
-    val sorted = rows.sortBy(r => (r.lo, r.hi))
-    sorted.grouped(6).toSeq.flatMap { g =>
-      if (g.size >= 4) counter63(g, width)
-      else if (g.size == 3) csa(g(0), g(1), g(2), width)
-      else g
+    if (pass.nonEmpty) {
+      val p = reg(gather(pass.map(_._2).toSeq))
+      for (((c, _), i) <- pass.zipWithIndex) out(c, p(i))
     }
-  }
-
-  private def maj(x: UInt, y: UInt, z: UInt): UInt = (x & y) | (x & z) | (y & z)
-
-  /** Row of `bits` (spanning [lo, lo + bits.width)) cut to the columns [from, to) where it may be non-zero. */
-  private def cut(bits: UInt, lo: Int, from: Int, to: Int, width: Int): Option[Row] = {
-    val f = from max lo
-    val t = to min (lo + bits.getWidth) min width
-    if (t <= f) None else Some(Row(bits(t - lo - 1 downto f - lo), f))
-  }
-
-  /** Bits at column c: x1 + 2c1 = a + b + c, x2 + 2c2 = d + e + f, x1 + x2 = s0 + 2k, so the count is
-    * s0 + 2(c1 + c2 + k) = s0 + 2 s1 + 4 s2 with s1 = c1 ^ c2 ^ k, s2 = maj(c1, c2, k). */
-  private def counter63(g: Seq[Row], width: Int): Seq[Row] = {
-    val lo = g.map(_.lo).min
-    val hi = g.map(_.hi).max
-    val in = g.map(_.span(lo, hi)) ++ Seq.fill(6 - g.size)(U(0, hi - lo bits))
-    val (x1, c1) = (in(0) ^ in(1) ^ in(2), maj(in(0), in(1), in(2)))
-    val (x2, c2) = (in(3) ^ in(4) ^ in(5), maj(in(3), in(4), in(5)))
-    val k = x1 & x2
-    // columns where two (four) rows overlap: only there can s1 (s2) be non-zero
-    def overlap(n: Int): (Int, Int) = {
-      val cols = (lo until hi).filter(c => g.count(r => r.lo <= c && c < r.hi) >= n)
-      if (cols.isEmpty) (0, 0) else (cols.head, cols.last + 1)
-    }
-    val (o2lo, o2hi) = overlap(2)
-    val (o4lo, o4hi) = overlap(4)
-    Seq(
-      cut(x1 ^ x2, lo, lo, hi, width),
-      cut(c1 ^ c2 ^ k, lo + 1, o2lo + 1, o2hi + 1, width),
-      cut(maj(c1, c2, k), lo + 2, o4lo + 2, o4hi + 2, width)
-    ).flatten
-  }
-
-  /** 3:2 carry-save adder: sum row + carry row. */
-  private def csa(a: Row, b: Row, c: Row, width: Int): Seq[Row] = {
-    val lo = a.lo min b.lo min c.lo
-    val hi = a.hi max b.hi max c.hi
-    val (x, y, z) = (a.span(lo, hi), b.span(lo, hi), c.span(lo, hi))
-    Seq(Some(Row(x ^ y ^ z, lo)), cut(maj(x, y, z), lo + 1, lo + 1, hi + 1, width)).flatten
+    next.map(_.toSeq)
   }
 }

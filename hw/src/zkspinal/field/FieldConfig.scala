@@ -31,25 +31,29 @@ object FieldConfig {
 
 /** How arithmetic maps onto the FPGA.
   *
-  * @param tileA       unsigned operand width on the DSP48E2 A port (27-bit signed port: 26 unsigned bits)
-  * @param tileB       unsigned operand width on the DSP48E2 B port (18-bit signed port: 17 unsigned bits)
-  * @param tileLatency register stages of one DSP tile after its registered inputs (MREG + PREG)
-  * @param carryChunk  longest carry chain allowed in one pipeline stage (bits); wider adders are carry-select
+  * @param tileA        width of the digits on a DSP48E2's 27-bit A port (unsigned; a signed top digit may take
+  *                     one bit more).  The B port takes 17-bit digits: the DSP cascade shifts by 17 bits.
+  * @param carryChunk   longest carry chain allowed in one pipeline stage (bits); wider adders take two stages
   * @param levelsPerStage compressor layers (one LUT level each) between two pipeline registers
-  * @param koSplits    Karatsuba split factors per recursion level; None = the cheapest plan by DSP count
+  * @param koSplits     Karatsuba split factors of a full product; None = the plan the price below prefers
+  * @param maxChain     most DSP48E2 in one cascade (a clock region of an UltraScale+ DSP column holds 24)
+  * @param lutPerDsp    what one DSP48E2 is worth in LUTs when plans are compared: a plan costs
+  *                     DSPs x lutPerDsp + its estimated LUTs.  Raise it to save DSPs, lower it to save LUTs.
+  * @param dspPrimitives DSP48E2 instances (true, what synthesis should see) or the same links in plain RTL
   */
 case class ArithConfig(
     tileA: Int = 26,
-    tileB: Int = 17,
-    tileLatency: Int = 2,
     carryChunk: Int = 64,
     levelsPerStage: Int = 2,
-    koSplits: Option[Seq[Int]] = None
+    koSplits: Option[Seq[Int]] = None,
+    maxChain: Int = 24,
+    lutPerDsp: Int = 200,
+    dspPrimitives: Boolean = true
 ) {
-  require(tileA >= 2 && tileB >= 2, "tile operand widths must be at least 2 bits")
-  require(tileA <= 26 && tileB <= 17, "a tile must fit one DSP48E2 (26x17 unsigned)")
-  require(tileLatency >= 1, "a DSP tile needs at least its output register")
+  require(tileA >= 2 && tileA <= 26, "an A digit must fit a DSP48E2's A port unsigned (2..26 bits)")
   require(carryChunk >= 8 && carryChunk <= 96, "carry chain per stage must be in 8..96 bits")
   require(levelsPerStage >= 1 && levelsPerStage <= 6, "compressor layers per stage must be in 1..6")
+  require(maxChain >= 1, "a DSP chain has at least one link")
+  require(lutPerDsp >= 0, "a DSP's price in LUTs cannot be negative")
   koSplits.foreach(s => require(s.forall(_ >= 2), "Karatsuba split factors must be >= 2"))
 }

@@ -38,7 +38,8 @@ class FieldStream(makeCore: => FlowCore, field: FieldConfig, checkRange: Boolean
   pending := pending + U(io.input.fire) - U(fifo.io.pop.fire)
 
   core.io.input.valid := io.input.fire
-  core.io.input.payload := io.input.payload
+  // an operand the core reads late (operandLag) follows the others by that many cycles
+  for (i <- 0 until core.arity) core.io.input.payload(i) := Delay(io.input.payload(i), core.operandLag(i))
 
   private val bad: Bool =
     if (!checkRange) False

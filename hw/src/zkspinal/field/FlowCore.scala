@@ -15,31 +15,18 @@ abstract class FlowCore(val inWidth: Int, val arity: Int, val outWidth: Int) ext
   def latency: Int
   /** DSP48E2 tiles instantiated. */
   def dspTiles: Int
+  /** LUTs the generator's model expects ([[LutModel]]), to print beside a synthesis result. */
+  def estimatedLuts: Int = LutModel.of(this)
   /** Exclusive upper bound of each operand, checked by [[FieldStream]]; None: every operand < p. */
   def operandBounds: Option[Seq[BigInt]] = None
-  /** Operands registered at the core's input (stage 1). */
-  protected def operand(i: Int): Timed[UInt] = Timed(RegNext(io.input.payload(i)), 1)
+  /** Stages after the others at which operand i is read: a user presents it that many cycles after the rest of
+    * its operation (a core whose DSP chains take an operand word by word reads each word when its link needs it). */
+  def operandLag(i: Int): Int = 0
+  /** Operands registered at the core's input (stage 1, operand i at 1 + operandLag(i)). */
+  protected def operand(i: Int): Timed[UInt] = Timed(RegNext(io.input.payload(i)), 1 + operandLag(i))
   /** Connects the result and the valid pipeline. */
   protected def drive(result: Timed[UInt]): Unit = {
     io.output.payload := result.value.resize(outWidth)
     io.output.valid := Delay(io.input.valid, result.at, init = False)
-  }
-}
-
-/** Conditional subtractions that bring a small multiple of p back below p. */
-object Reduce {
-  /** x mod p for 0 <= x < bound: all x - j*p (j = 1..J) in parallel, the largest non-negative one wins. */
-  def small(x: Timed[UInt], bound: BigInt, p: BigInt, cfg: ArithConfig): Timed[UInt] = {
-    val n = p.bitLength
-    val w = (bound - 1).bitLength max n
-    val jMax = ((bound - 1) / p).toInt
-    if (jMax == 0) return x.map(_.resize(n))
-    val xw = x.map(_.resize(w + 1))
-    val diffs = (1 to jMax).map(j => WideAdder.addConst(xw, -(p * j), w + 1, cfg)) // msb set: x < j*p
-    val at = diffs.head.at
-    val xs = xw.to(at)
-    // x - j*p >= 0 implies x - (j-1)*p >= 0: the last (largest j) non-negative difference is outermost
-    val pick = diffs.foldLeft(xs(n - 1 downto 0)) { (acc, d) => Mux(!d.value.msb, d.value(n - 1 downto 0), acc) }
-    Timed(RegNext(pick), at + 1)
   }
 }

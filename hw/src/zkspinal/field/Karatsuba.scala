@@ -1,172 +1,143 @@
 package zkspinal.field
 
 import spinal.core._
-import spinal.lib._
 import scala.collection.mutable
-import scala.collection.mutable.ArrayBuffer
 
-/** Karatsuba-Ofman multiplication flattened onto DSP tiles and one bit heap.
+/** Karatsuba-Ofman products on DSP cascades, summed in one [[BitHeap]].
   *
-  * One level with split factor k cuts each n-bit operand into k pieces of w = ceil(n/k) bits and uses the
-  * subtractive form (k(k+1)/2 products instead of k^2):
-  *   a*b = sum_i D_i x^(2i) + sum_{i<j} (D_i + D_j - M_ij) x^(i+j),   x = 2^w,
-  *   D_i = a_i b_i,   M_ij = (a_i - a_j)(b_i - b_j) = s_ij |a_i - a_j| |b_i - b_j|
-  * where s_ij = +-1 is known only at run time, so every piece product stays w x w unsigned.  Recursing on
-  * D_i and |..|x|..| down to the base case gives a list of DSP tiles (tileA x tileB schoolbook), each used at
-  * one or more shifts with a sign that is the XOR of the s_ij on its path.  All uses go into one [[BitHeap]]:
-  * no intermediate carry-propagate adders.  A product needed only modulo 2^m (Montgomery's m = T*p' mod R)
-  * keeps just the tiles that reach below bit m.
+  * One level with split factor k cuts both operands at multiples of w = ceil(n/k) and uses the subtractive form
+  * (k(k+1)/2 products instead of k^2):
+  *   x*y = sum_i D_i 2^(2iw) + sum_{i<j} (D_i + D_j + N_ij) 2^((i+j)w),
+  *   D_i = x_i y_i,   N_ij = (x_j - x_i)(y_i - y_j)   (= -M_ij of the textbook form, so every use adds)
+  * The differences are carried through (full-width subtractors, [[Operand.diff]]): every operand is an ordinary
+  * two's complement integer with a known range, its low digits unsigned and its top digit signed, so the DSP's
+  * signed 27 x 18 multiplier takes the digits as they are; no runtime sign, no magnitude, no conditional negation.
+  * Levels recurse down to leaf products x*y, each computed once and added to the heap at every place it is used.
+  *
+  * A leaf goes onto DSP chains ([[DspChain]]): x (the runtime operand when the other is a constant) is cut into
+  * A digits of at most `tileA` bits, y into 17-bit B digits; A digit a gives one chain whose links are the B
+  * digits, so the leaf reaches the heap as one row per A digit, not one row per DSP.  Links no use needs (a
+  * product kept modulo 2^m, or dropped below a cut by [[MontgomeryMul]]) are not built.
   */
 object Karatsuba {
-  /** An operand of the tile tree: runtime value or constant, hardware built only when a kept tile uses it. */
-  sealed abstract class Node(val width: Int) {
-    def constant: Option[BigInt]
-    /** first stage at which the value exists */
-    def ready: Int
-    /** the value at a later stage (delay registers shared by every user) */
-    def at(stage: Int): UInt
-  }
-  final class Source(t: => Timed[UInt], width: Int) extends Node(width) {
-    private lazy val src = t
-    private val delayed = mutable.Map[Int, UInt]()
-    def constant = None
-    def ready = src.at
-    def at(stage: Int): UInt = {
-      require(stage >= src.at)
-      if (stage == src.at) src.value else delayed.getOrElseUpdate(stage, RegNext(at(stage - 1)))
-    }
-  }
-  final class ConstNode(v: BigInt, width: Int) extends Node(width) {
-    require(v >= 0 && v.bitLength <= width)
-    def constant = Some(v)
-    def ready = 0
-    def at(stage: Int) = U(v, width bits)
-  }
-  final class SliceNode(parent: Node, lo: Int, width: Int) extends Node(width) {
-    def constant = None
-    def ready = parent.ready
-    def at(stage: Int) = parent.at(stage)(((lo + width) min parent.width) - 1 downto lo).resize(width)
-  }
-  private def slice(x: Node, lo: Int, w: Int): Node = x.constant match {
-    case Some(c)                 => new ConstNode((c >> lo) & ((BigInt(1) << w) - 1), w)
-    case None if lo >= x.width => new ConstNode(0, w)
-    case None                    => new SliceNode(x, lo, w)
-  }
-  /** |x - y| and the runtime flag (x < y). */
-  private final class AbsDiff(x: Node, y: Node, w: Int, cfg: ArithConfig) {
-    val (mag: Node, borrow: Sign) = (x.constant, y.constant) match {
-      case (Some(cx), Some(cy)) => (new ConstNode((cx - cy).abs, w), Sign(Nil, cx < cy))
-      case _ =>
-        lazy val hwPair: (Timed[UInt], Timed[Bool]) = {
-          val t = x.ready max y.ready
-          val xw = Timed(x.at(t).resize(w + 1), t); val yw = Timed(y.at(t).resize(w + 1), t)
-          val d1 = WideAdder(xw, yw.map(v => ~v), w + 1, cfg, cin = True) // x - y, msb = borrow
-          val d2 = WideAdder(yw, xw.map(v => ~v), w + 1, cfg, cin = True) // y - x
-          val borrow = d1.map(_.msb)
-          (Timed(RegNext(Mux(borrow.value, d2.value, d1.value)(w - 1 downto 0)), d1.at + 1), borrow)
-        }
-        (new Source(hwPair._1, w), Sign(List(() => hwPair._2), false))
-    }
-  }
-  /** Sign of a tile use: negative when the XOR of the runtime flags and `const` is 1. */
-  case class Sign(flags: List[() => Timed[Bool]], const: Boolean) {
-    def ^(o: Sign): Sign = Sign(flags ++ o.flags, const ^ o.const)
-  }
-  final class Tile(val a: Node, val b: Node) {
-    def constant: Option[BigInt] = for (x <- a.constant; y <- b.constant) yield x * y
-  }
-  case class Use(tile: Tile, shift: Int, sign: Sign)
+  case class Use(shift: Int, negative: Boolean = false)
+  final class Leaf(val x: Operand, val y: Operand, val uses: Seq[Use])
 
   private def ceilDiv(a: Int, b: Int) = (a + b - 1) / b
 
-  /** All tile uses of a*b (n-bit operands) under the given split plan. */
-  def expand(a: Node, b: Node, n: Int, splits: Seq[Int], cfg: ArithConfig): Seq[Use] = splits match {
-    case Seq() =>
-      // schoolbook on DSP tiles, orientation with fewer tiles
-      val (ta, tb) =
-        if (ceilDiv(a.width, cfg.tileA) * ceilDiv(b.width, cfg.tileB) <= ceilDiv(a.width, cfg.tileB) * ceilDiv(b.width, cfg.tileA))
-          (cfg.tileA, cfg.tileB) else (cfg.tileB, cfg.tileA)
-      for {
-        i <- 0 until ceilDiv(a.width, ta)
-        j <- 0 until ceilDiv(b.width, tb)
-        ai = slice(a, i * ta, ta min (a.width - i * ta))
-        bj = slice(b, j * tb, tb min (b.width - j * tb))
-        if !ai.constant.contains(BigInt(0)) && !bj.constant.contains(BigInt(0))
-      } yield Use(new Tile(ai, bj), i * ta + j * tb, Sign(Nil, false))
-    case k +: rest =>
-      val w = ceilDiv(n, k)
-      require((k - 1) * w < n, s"split $k leaves an empty piece of a $n-bit operand")
-      val as = (0 until k).map(i => slice(a, i * w, w))
-      val bs = (0 until k).map(i => slice(b, i * w, w))
-      val d = (0 until k).map(i => expand(as(i), bs(i), w, rest, cfg))
-      def at(uses: Seq[Use], shift: Int, sign: Sign) = uses.map(u => Use(u.tile, u.shift + shift, u.sign ^ sign))
-      val plus = Sign(Nil, false)
-      val direct = (0 until k).flatMap(i => at(d(i), 2 * i * w, plus))
-      val cross = for { i <- 0 until k; j <- i + 1 until k; u <- {
-        val da = new AbsDiff(as(i), as(j), w, cfg)
-        val db = new AbsDiff(bs(i), bs(j), w, cfg)
-        // D_i + D_j - M_ij, and -M_ij is negative exactly when both differences have the same sign
-        val m = expand(da.mag, db.mag, w, rest, cfg)
-        at(d(i), (i + j) * w, plus) ++ at(d(j), (i + j) * w, plus) ++ at(m, (i + j) * w, da.borrow ^ db.borrow ^ Sign(Nil, true))
-      } } yield u
-      direct ++ cross
+  /** x*y as leaf products with their uses (one Karatsuba level per split factor). */
+  def expand(x: Operand, y: Operand, splits: Seq[Int], cfg: ArithConfig, uses: Seq[Use] = Seq(Use(0))): Seq[Leaf] =
+    if (x.isZero || y.isZero) Nil
+    else splits match {
+      case Seq() => Seq(new Leaf(x, y, uses))
+      case k +: rest =>
+        val n = x.span max y.span
+        val w = ceilDiv(n, k)
+        val cuts = (0 until k).map(_ * w)
+        val xs = Operand.split(x, cuts)
+        val ys = Operand.split(y, cuts)
+        def at(shift: Int) = uses.map(u => u.copy(shift = u.shift + shift))
+        val direct = (0 until k).flatMap { i =>
+          val places = (2 * i * w) +: (0 until k).filter(_ != i).map(j => (i + j) * w)
+          expand(xs(i), ys(i), rest, cfg, places.flatMap(at))
+        }
+        val cross = for { i <- 0 until k; j <- i + 1 until k; leaf <-
+          expand(Operand.diff(xs(j), xs(i), cfg), Operand.diff(ys(i), ys(j), cfg), rest, cfg, at((i + j) * w)) } yield leaf
+        direct ++ cross
+    }
+
+  /** The chains of a leaf: which operand takes the A port, its digits, and the B digits. */
+  final class LeafChains(val leaf: Leaf, cfg: ArithConfig, needed: Int => Boolean) {
+    /** the runtime operand on A when the other is a constant (it then travels the A cascade); else the narrower */
+    private val (a, b) = (leaf.x.constant, leaf.y.constant) match {
+      case (Some(_), None) => (leaf.y, leaf.x)
+      case (None, Some(_)) => (leaf.x, leaf.y)
+      case _ => if (leaf.x.span <= leaf.y.span) (leaf.x, leaf.y) else (leaf.y, leaf.x)
+    }
+    val constant: Option[BigInt] = for (p <- a.constant; q <- b.constant) yield p * q
+    private def digits(x: Operand, size: Int): Seq[(Int, Operand)] = {
+      val count = ceilDiv(x.span max 1, size)
+      val cuts = (0 until count).map(_ * ceilDiv(x.span max 1, count))
+      cuts.zip(Operand.split(x, cuts))
+    }
+    private val aDigits = digits(a, cfg.tileA)
+    private val bDigits = (0 until ceilDiv(b.span max 1, Dsp48e2.shift)).map(_ * Dsp48e2.shift).zip(
+      Operand.split(b, (0 until ceilDiv(b.span max 1, Dsp48e2.shift)).map(_ * Dsp48e2.shift)))
+    /** runs of needed links with a non-zero product, at most `maxChain` long */
+    val chains: Seq[DspChain] = if (constant.isDefined) Nil else for {
+      (ao, ad) <- aDigits if !ad.isZero
+      run <- runs(bDigits.map { case (bo, bd) => if (bd.isZero || !needed(ao + bo)) None else Some(Link(ad, bd, ao + bo)) })
+      part <- run.grouped(cfg.maxChain)
+    } yield DspChain(part)
+    private def runs(links: Seq[Option[Link]]): Seq[Seq[Link]] = {
+      val out = mutable.ArrayBuffer(mutable.ArrayBuffer[Link]())
+      links.foreach { case Some(l) => out.last += l; case None => out += mutable.ArrayBuffer() }
+      out.filter(_.nonEmpty).map(_.toSeq).toSeq
+    }
+    def dsps: Int = chains.map(_.links.size).sum
   }
 
-  /** Distinct DSP tiles of a*b mod 2^m. */
-  def tileCount(n: Int, m: Int, splits: Seq[Int], cfg: ArithConfig, bConst: Option[BigInt] = None): Int = {
-    def planningOnly = new Source(throw new IllegalStateException("planning only"), n)
-    val a = planningOnly
-    val b = bConst.map(c => new ConstNode(c, n)).getOrElse(planningOnly)
-    expand(a, b, n, splits, cfg).filter(_.shift < m).map(_.tile).distinct.count(_.constant.isEmpty)
+  /** What adding a product to a heap costs, before anything is built. */
+  case class Cost(dsps: Int, heapBits: Int, diffBits: Int) {
+    def +(o: Cost) = Cost(dsps + o.dsps, heapBits + o.heapBits, diffBits + o.diffBits)
   }
+
+  /** Heap bits of the rows of `lc` at every use, within the heap window [from, width). */
+  private def rowBits(lc: LeafChains, from: Int, width: Int): Int =
+    (for (u <- lc.leaf.uses; c <- lc.chains; s <- c.segments) yield
+      ((s.offset + u.shift + s.bits) min width) - ((s.offset + u.shift) max from) max 0).sum
+
+  /** The leaves of x*y (at `shift`) with the links a heap of `width` bits needs; `keep(leaf index, link weight)`
+    * filters links further (the low links [[MontgomeryMul]] leaves out of its reduction product). */
+  def plan(x: Operand, y: Operand, splits: Seq[Int], cfg: ArithConfig, width: Int, shift: Int = 0,
+           keep: (Int, Int) => Boolean = (_, _) => true): Seq[LeafChains] =
+    expand(x, y, splits, cfg, Seq(Use(shift))).zipWithIndex.map { case (leaf, i) =>
+      new LeafChains(leaf, cfg, w => leaf.uses.exists(u => u.shift + w < width) && keep(i, w))
+    }
+
+  def cost(leaves: Seq[LeafChains], from: Int, width: Int): Cost =
+    Cost(leaves.map(_.dsps).sum, leaves.map(rowBits(_, from, width)).sum, diffBits(leaves))
+
+  /** bits of the carried differences the leaves' operands need (subtractors in LUTs) */
+  private def diffBits(leaves: Seq[LeafChains]): Int = {
+    val seen = mutable.Set[Operand]()
+    def walk(o: Operand): Int = o match {
+      case v: Operand.Var if v.isDiff && seen.add(v) => v.width
+      case _ => 0
+    }
+    leaves.map(l => walk(l.leaf.x) + walk(l.leaf.y)).sum
+  }
+
+  /** Builds the chains of `leaves` and adds their rows to `heap` at every use; returns the DSPs built. */
+  def build(heap: BitHeap, leaves: Seq[LeafChains], cfg: ArithConfig, from: Int = 0): Int = {
+    for (lc <- leaves) {
+      lc.constant.foreach(c => lc.leaf.uses.foreach(u => heap.addConst(if (u.negative) -(c << u.shift) else c << u.shift)))
+      for (chain <- lc.chains; (seg, v) <- chain.build(cfg); u <- lc.leaf.uses)
+        heap.addTerm(v, u.shift + seg.offset, seg.signed, u.negative, from)
+    }
+    leaves.map(_.dsps).sum
+  }
+
+  /** a plan's price: DSPs at `lutPerDsp` LUTs each, plus the LUTs its heap bits and differences cost */
+  def price(c: Cost, cfg: ArithConfig): Long = c.dsps.toLong * cfg.lutPerDsp + c.heapBits + c.diffBits
+
+  private def planningOperand(bits: Int): Operand = Operand.unsigned(throw new IllegalStateException("planning only"), bits)
+
+  /** The cheapest split plan of an exact n x n product (`koSplits` when given; fewer levels on ties). */
+  def bestPlan(n: Int, cfg: ArithConfig): Seq[Int] = cfg.koSplits.getOrElse(candidatePlans(n, cfg).minBy { sp =>
+    (price(cost(plan(planningOperand(n), planningOperand(n), sp, cfg, 2 * n), 0, 2 * n), cfg), sp.size)
+  })
 
   /** Split plans worth trying: up to three levels of factors 2..8. */
   def candidatePlans(n: Int, cfg: ArithConfig): Seq[Seq[Int]] = {
     def valid(w: Int, plan: Seq[Int]): Boolean = plan match {
       case Seq() => true
-      case k +: r => val pw = ceilDiv(w, k); (k - 1) * pw < w && pw >= (cfg.tileB min cfg.tileA) && valid(pw, r)
+      case k +: r => val pw = ceilDiv(w, k); (k - 1) * pw < w && pw >= Dsp48e2.shift && valid(pw, r)
     }
     val factors = 2 to 8
     val plans = Seq(Seq.empty[Int]) ++ factors.map(Seq(_)) ++
       (for (a <- factors; b <- factors) yield Seq(a, b)) ++
       (for (a <- 2 to 4; b <- 2 to 4; c <- 2 to 4) yield Seq(a, b, c))
     plans.filter(valid(n, _))
-  }
-
-  /** The plan with the fewest DSP tiles for a*b mod 2^m (fewer levels on ties). */
-  def bestPlan(n: Int, m: Int, cfg: ArithConfig, bConst: Option[BigInt] = None): Seq[Int] =
-    cfg.koSplits.getOrElse(candidatePlans(n, cfg).minBy(p => (tileCount(n, m, p, cfg, bConst), p.size)))
-
-  /** Adds a*b*2^shift (tiles below bit `heap.width`) into `heap`; returns the number of DSP tiles built. */
-  def addProduct(heap: BitHeap, a: Node, b: Node, n: Int, splits: Seq[Int], cfg: ArithConfig, shift: Int = 0): Int = {
-    val uses = expand(a, b, n, splits, cfg).map(u => u.copy(shift = u.shift + shift)).filter(_.shift < heap.width)
-    val tiles = uses.map(_.tile).distinct
-    val varTiles = tiles.filter(_.constant.isEmpty)
-    // tile operands are aligned to one stage so all products reach the heap together
-    val ready = (varTiles.flatMap(t => Seq(t.a, t.b)).filter(_.constant.isEmpty).map(_.ready) :+ 0).max
-    val out = mutable.LinkedHashMap[Tile, Timed[UInt]]()
-    for (t <- tiles) out(t) = t.constant match {
-      case Some(c) => Timed(U(c, (t.a.width + t.b.width) bits), 0)
-      case None    => Timed(Delay(t.a.at(ready) * t.b.at(ready), cfg.tileLatency), ready + cfg.tileLatency)
-    }
-    // sign flags are shared by many uses: one delay chain per flag, one XOR per distinct flag set
-    val flagValue = mutable.Map[() => Timed[Bool], Timed[Bool]]()
-    val flagDelayed = mutable.Map[(() => Timed[Bool], Int), Bool]()
-    def flagAt(f: () => Timed[Bool], stage: Int): Bool = {
-      val t = flagValue.getOrElseUpdate(f, f())
-      if (stage == t.at) t.value else flagDelayed.getOrElseUpdate((f, stage), RegNext(flagAt(f, stage - 1)))
-    }
-    val negOf = mutable.Map[(List[() => Timed[Bool]], Boolean, Int), Bool]()
-    for (u <- uses) {
-      val v = out(u.tile)
-      u.sign.flags match {
-        case Nil => if (u.sign.const) heap.sub(v, u.shift) else heap.add(v, u.shift)
-        case fs =>
-          val at = (fs.map(f => flagValue.getOrElseUpdate(f, f()).at) :+ v.at).max
-          val neg = negOf.getOrElseUpdate((fs, u.sign.const, at), fs.map(flagAt(_, at)).reduce(_ ^ _) ^ Bool(u.sign.const))
-          heap.addCondNeg(v, Timed(neg, at), u.shift)
-      }
-    }
-    varTiles.size
   }
 }

@@ -28,6 +28,7 @@ class MontgomeryMulModel(val field: FieldConfig, val latency: Int, val dspTiles:
 class ExpandedConstMulModel(val field: FieldConfig, digits: Int, val latency: Int, val dspTiles: Int)
     extends FlowCore(field.width, 1 + digits, field.width) {
   require(latency >= 1)
+  override def operandLag(i: Int): Int = ExpandedConstMul.operandLag(i) // as the real core reads its words
   private val r = ((operand(0).value * operand(1).value) % U(field.p, field.width bits)).resize(field.width)
   drive(Timed(Delay(r, latency - 1), latency))
 }

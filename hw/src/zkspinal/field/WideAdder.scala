@@ -4,10 +4,10 @@ import spinal.core._
 
 /** Carry-propagate adders whose carry chains never exceed `carryChunk` bits per pipeline stage.
   *
-  * Up to `carryChunk` bits: one registered adder (latency 1).  Wider: carry-select in two stages.  Stage 1
-  * adds every chunk twice, with carry-in 0 and 1 (chains of at most `carryChunk` bits); stage 2 resolves the
-  * chunk carries, c(k+1) = g(k) | (p(k) & c(k)) with g/p the carry-outs of the two sums (a few LUT levels,
-  * no carry chain), and selects each chunk.
+  * Up to `carryChunk` bits: one registered adder (latency 1).  Wider: carry-increment in two stages.  Stage 1 adds
+  * every chunk once (chains of at most `carryChunk` bits) and notes its carry-out g(k) and whether its sum is all
+  * ones, a(k); stage 2 resolves the chunk carries, c(k+1) = g(k) | (a(k) & c(k)) (a few LUT levels, no chain), and
+  * adds c(k) to chunk k (an incrementer: a carry chain with no second operand).  About one LUT per bit.
   */
 object WideAdder {
   def latency(width: Int, cfg: ArithConfig): Int = if (width <= cfg.carryChunk) 1 else 2
@@ -17,23 +17,22 @@ object WideAdder {
     val at = a.at max b.at
     val av = a.to(at).resize(width)
     val bv = b.to(at).resize(width)
+    LutModel.add(width + (if (width > cfg.carryChunk) width / 6 else 0)) // propagate LUTs, all-ones tests
     if (width <= cfg.carryChunk) {
       Timed(RegNext(addCarry(av, bv, cin)), at + 1)
     } else {
       val chunks = (0 until width by cfg.carryChunk).map(lo => (lo, (lo + cfg.carryChunk) min width))
-      // stage 1: both sums per chunk (chunk 0 only needs the one with the real carry-in)
+      // stage 1: one sum per chunk, its carry-out and whether it is all ones
       val sums = chunks.zipWithIndex.map { case ((lo, hi), k) =>
-        val x = av(hi - 1 downto lo).resize(hi - lo + 1)
-        val y = bv(hi - 1 downto lo).resize(hi - lo + 1)
-        if (k == 0) { val s = RegNext(addCarry(x, y, cin)); (s, s) }
-        else (RegNext(x + y), RegNext(addCarry(x, y, True)))
+        val s = addCarry(av(hi - 1 downto lo).resize(hi - lo + 1), bv(hi - 1 downto lo).resize(hi - lo + 1),
+          if (k == 0) cin else null)
+        (RegNext(s(hi - lo - 1 downto 0)), RegNext(s.msb), RegNext(s(hi - lo - 1 downto 0).andR))
       }
-      // stage 2: chunk carries and selection
+      // stage 2: chunk carries, then each chunk incremented by its carry-in
       var carry: Bool = False
-      val parts = sums.zipWithIndex.map { case ((s0, s1), k) =>
-        val w = s0.getWidth - 1
-        val part = if (k == 0) s0(w - 1 downto 0) else Mux(carry, s1(w - 1 downto 0), s0(w - 1 downto 0))
-        carry = if (k == 0) s0(w) else s0(w) | (s1(w) & carry)
+      val parts = sums.zipWithIndex.map { case ((sum, g, ones), k) =>
+        val part = if (k == 0) sum else sum + carry.asUInt.resize(sum.getWidth)
+        carry = if (k == 0) g else g | (ones & carry)
         part
       }
       Timed(RegNext(Cat(parts).asUInt), at + 2) // Cat of a Seq: first element is the LSB
@@ -47,6 +46,17 @@ object WideAdder {
     val w = x.getWidth max y.getWidth
     if (cin == null) x.resize(w) + y.resize(w)
     else ((x.resize(w) @@ cin) + (y.resize(w) @@ True))(w downto 1)
+  }
+
+  /** (a + b + c) mod 2^width: the carry-save step (a XOR b XOR c, and the majorities one bit up) feeds the adder
+    * in the same stage, where it merges into the LUTs that drive the carry chain (two LUTs per bit in all, where a
+    * full-adder layer and an adder would take three). */
+  def add3(a: Timed[UInt], b: Timed[UInt], c: Timed[UInt], width: Int, cfg: ArithConfig): Timed[UInt] = {
+    val at = a.at max b.at max c.at
+    val (x, y, z) = (a.to(at).resize(width), b.to(at).resize(width), c.to(at).resize(width))
+    val maj = (x & y) | (x & z) | (y & z)
+    LutModel.add(width) // the carry-save step's second LUT per bit (the adder counts the first)
+    apply(Timed(x ^ y ^ z, at), Timed((maj << 1).resize(width), at), width, cfg)
   }
 
   /** x + c for a constant c (mod 2^width). */

@@ -32,8 +32,8 @@ object ConstTables {
 }
 
 /** The tables in ROM, shared by `ports` engines (two engines use the two ports of each block RAM).  An index in at
-  * one stage gives the expanded constant `latency` stages later (address register inside the RAM, output
-  * register after it). */
+  * one stage gives word 0 of the expanded constant `latency` stages later (address register inside the RAM, output
+  * register after it) and word d d stages after that, when the [[ExpandedConstMul]] reads it (its operandLag). */
 class PoseidonConstRom(val tables: ConstTables, val ports: Int) extends Component {
   require(ports >= 1 && ports <= 2, "a block RAM has two ports")
   private val n = tables.field.width
@@ -53,7 +53,8 @@ class PoseidonConstRom(val tables: ConstTables, val ports: Int) extends Componen
       // beyond what one LUT6 holds per bit (64 words) the table belongs in block RAM; said explicitly because
       // synthesis tools cost a ROM as constant logic and may otherwise spread it over LUTs
       if (size > 64) rom.addAttribute("rom_style", "block")
-      for (p <- 0 until ports) io.words(p)(col)(d) := RegNext(rom.readSync(io.idx(p)(col)(w - 1 downto 0)))
+      val lag = ExpandedConstMul.operandLag(1 + d)
+      for (p <- 0 until ports) io.words(p)(col)(d) := RegNext(rom.readSync(Delay(io.idx(p)(col)(w - 1 downto 0), lag)))
     }
   }
 }

@@ -25,8 +25,10 @@ object Emit {
     def core(c: Component): FlowCore = c match { case s: FieldStream => s.core; case fc: FlowCore => fc }
     def common(c: Component): Map[String, Any] = {
       val fc = core(c)
+      val chains = cascades(c)
       Map("field" -> f.name, "p" -> ("0x" + f.p.toString(16)), "n" -> f.width, "latency" -> fc.latency,
-        "dsp_tiles" -> fc.dspTiles, "arity" -> fc.arity, "in_width" -> fc.inWidth, "out_width" -> fc.outWidth) ++
+        "dsp_tiles" -> fc.dspTiles, "dsp_chains" -> chains.size, "estimated_luts" -> fc.estimatedLuts, "arity" -> fc.arity, "in_width" -> fc.inWidth,
+        "out_width" -> fc.outWidth, "operand_lags" -> (0 until fc.arity).map(fc.operandLag)) ++
         (c match { case s: FieldStream => Map("fifo_depth" -> s.depth, "stream_latency" -> s.streamLatency); case _ => Map() }) ++
         (fc match {
           case m: ConstMul    => Map("constant" -> ("0x" + m.constant.toString(16)))
@@ -53,13 +55,38 @@ object Emit {
     }
   }
 
-  def allTops: Seq[Top] = FieldConfig.all.flatMap(fieldTops(_))
+  /** the DSP cascades inside a component (one [[DspCascade]] per chain) */
+  def cascades(c: Component): Seq[DspCascade] = c.children.toSeq.flatMap {
+    case d: DspCascade => Seq(d)
+    case other         => cascades(other)
+  }
+
+  /** the DSP48E2 primitive and its model against the inferred form (tests/test_field_dsp.py) */
+  def dspCheckTop: Top = Top("DspCheck", "DspCheck", () => new DspCheck,
+    c => { val d = c.asInstanceOf[DspCheck]; Map("latency" -> d.latency, "outputs" -> DspCheck.outputs,
+      "dsp_tiles" -> d.chains.map(_.links.size).sum, "dsp_chains" -> d.chains.size) })
+
+  def allTops: Seq[Top] = (dspCheckTop +: FieldConfig.all.flatMap(fieldTops(_)))
     .++(zkspinal.keccak.KeccakTops.all)
     .++(zkspinal.poseidon.PoseidonTops.all)
     .++(zkspinal.msm.MsmTops.all)
     .++(SystemTops.all)
     .++(PoseidonInbandTops.all)
     .++(FlashTops.all)
+
+  /** Simulation models of the primitives a top instantiates (hw/sim/<name>.v, copied to <out>/sim/): the
+    * simulators compile them with the top; synthesis reads the top alone and maps the primitives itself. */
+  private val primitives = Seq("DSP48E2")
+  private def simModels(file: String, out: String): Map[String, Any] = {
+    val text = new String(Files.readAllBytes(Paths.get(file)))
+    val used = primitives.filter(p => text.contains(s"\n  $p #(") || text.contains(s" $p #("))
+    if (used.isEmpty) return Map()
+    new File(s"$out/sim").mkdirs()
+    val root = sys.env.getOrElse("ZK_ROOT", ".")
+    for (p <- used) Files.copy(Paths.get(s"$root/hw/sim/$p.v"), Paths.get(s"$out/sim/$p.v"),
+      java.nio.file.StandardCopyOption.REPLACE_EXISTING)
+    Map("sim_models" -> used.map(p => s"sim/$p.v"))
+  }
 
   private def md5(path: String): String =
     MessageDigest.getInstance("MD5").digest(Files.readAllBytes(Paths.get(path))).map("%02x".format(_)).mkString
@@ -93,7 +120,7 @@ object Emit {
       val file = s"$out/${t.name}.v"
       val sum = md5(file)
       println(f"md5 $sum  ${t.name}.v")
-      t.name -> (info ++ Map("file" -> s"${t.name}.v", "kind" -> t.kind, "md5" -> sum))
+      t.name -> (info ++ Map("file" -> s"${t.name}.v", "kind" -> t.kind, "md5" -> sum) ++ simModels(file, out))
     }
     // merge with entries of tops emitted earlier (an --only run keeps the rest of the manifest)
     val manifestPath = s"$out/manifest.json"

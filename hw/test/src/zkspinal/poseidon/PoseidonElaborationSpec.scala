@@ -58,7 +58,7 @@ class PoseidonElaborationSpec extends AnyFunSuite {
     val beats = PoseidonProgram.beats(PoseidonConstants(4, f.p), f, true, 3)
     val tables = ConstTables(f, arith, beats, 3)
     val rnd = new scala.util.Random(7)
-    val digits = TableFold.digits(f.width, arith.tileA)
+    val digits = DigitSum.digits(f.width, arith.tileA)
     for (b <- beats.take(40); (pr, col) <- b.products.zipWithIndex) {
       val i = tables.indexOf(col, pr.k)
       val words = tables.words(col).map(_(i))
