@@ -25,8 +25,8 @@ OUT_RECORD = 41
 
 def build(top: str) -> Path:
     """Builds (or reuses, keyed by the md5 of the Verilog and the harness) the harness binary of `top`."""
-    verilog = simrun.RTL / simrun.top_info(top)["file"]
-    key = hashlib.md5(verilog.read_bytes() + HARNESS.read_bytes() +
+    sources = simrun.top_sources(top)
+    key = hashlib.md5(b"".join(s.read_bytes() for s in sources) + HARNESS.read_bytes() +
                       os.environ.get("ZK_HARNESS_OPT", "-O1").encode()).hexdigest()[:16]
     out = BUILD / top
     binary = out / "obj_dir" / "poseidon_axis_sim"
@@ -34,10 +34,10 @@ def build(top: str) -> Path:
     with locked(out.with_name(out.name + ".lock")):  # parallel workers: one builds, the others reuse
         if binary.exists() and stamp.exists() and stamp.read_text() == key:
             return binary
-        return _build(top, verilog, out, binary, stamp, key)
+        return _build(top, sources, out, binary, stamp, key)
 
 
-def _build(top: str, verilog: Path, out: Path, binary: Path, stamp: Path, key: str) -> Path:
+def _build(top: str, sources: list, out: Path, binary: Path, stamp: Path, key: str) -> Path:
     subprocess.run(["rm", "-rf", str(out)], check=True)
     out.mkdir(parents=True)
     env = simrun.sim_env()
@@ -45,7 +45,7 @@ def _build(top: str, verilog: Path, out: Path, binary: Path, stamp: Path, key: s
     log = open(out / "build.log", "w")
     cmd = ["verilator", "--cc", "--exe", "-O3", "--x-assign", "fast", "--x-initial", "fast", "-Wno-fatal",
            "-Wno-lint", "-Wno-style", "--top-module", top, "-CFLAGS", cflags, "-o", "poseidon_axis_sim",
-           str(verilog), str(HARNESS)]
+           *map(str, sources), str(HARNESS)]
     r = subprocess.run(cmd, cwd=out, env=env, stdout=log, stderr=subprocess.STDOUT)
     if r.returncode == 0:
         # OPT_FAST: the generated model is large; -O1 compiles several times faster than the default -Os

@@ -37,8 +37,10 @@ def report():
 def test_report_files(report):
     md = (report / "report.md").read_text()
     for title in ("Field arithmetic", "Keccak-f[1600]", "Poseidon (PoseidonAxis)", "MSM bucket engine",
-                  "Poseidon golden model", "MSM host side", "Published anchors"):
+                  "Poseidon golden model", "MSM host side", "Area: LUTs per DSP", "Published anchors"):
         assert title in md, f"report.md lacks its {title} section"
+    # the area comparison comes after every core's section, before the anchors
+    assert md.index("## Host formatting cost") < md.index("## Area: LUTs per DSP") < md.index("## Published anchors")
     for png in ("keccak_rate_vs_luts.png", "poseidon_rate_vs_dsp.png", "msm_busy_over_time.png"):
         assert (report / png).stat().st_size > 1000, png
         assert f"]({png})" in md, f"report.md does not show {png}"
@@ -91,35 +93,95 @@ def test_msm_figures(report):
         assert mean == pytest.approx(r["busy_frac"], abs=0.05), name
 
 
-def _synth_fixture(top: str, modules: dict) -> dict:
+def _synth_fixture(top: str, modules: dict, lut: int = 981234) -> dict:
     """A result in the shape hier_synth.run returns (no yosys run: the Poseidon and MSM tops take hours)."""
-    fig = {"dsp": 4660, "lut": 981234, "lut_sites": 812345, "ff": 1200345, "srl": 10, "lutram": 20, "carry4": 3000,
+    fig = {"dsp": 4660, "lut": lut, "lut_sites": 812345, "ff": 1200345, "srl": 10, "lutram": 20, "carry4": 3000,
            "bram36": 12, "uram": 0, "lut_levels": 4, "carry_bits": 68}
     return {"top": top, **fig, "deepest_module": "MontgomeryMul",
             "modules": {name: {"instances": k, **{f: v // k for f, v in fig.items()}} for name, k in modules.items()}}
 
 
-def test_synth_parts_render(report, tmp_path):
+def _poseidon_with_synth(report, lut: int = 981234) -> dict:
     p = json.loads((report / "poseidon.json").read_text())
-    p["synth"] = _synth_fixture(p["top"], {p["top"]: 1, "MontgomeryMul": 6, "ExpandedConstMul": 20})
-    md, figs = sections.poseidon(p, tmp_path)
-    assert "| Montgomery multiplier (x6) | 776 |" in md and "| constant multiplier (x20) | 233 |" in md and "| 4,660 | 981,234 | 812,345 | 1,200,345 | 12 |" in md
-    assert f"{anchors.TRIDENT['lut']:,} LUT" in md and figs["synth"]["lut_sites"] == 812345
+    p["top"] = "PoseidonAxis_c1100"
+    p["synth"] = _synth_fixture(p["top"], {p["top"]: 1, "MontgomeryMul": 6, "ExpandedConstMul": 20}, lut)
+    return p
+
+
+def _msm_with_synth(report, lut: int = 981234) -> dict:
     m = json.loads((report / "msm.json").read_text())
-    m["synth"] = _synth_fixture("MsmAxis_vu9p", {"MsmAxis_vu9p": 1, "TwistedEdwardsAdder": 1, "MontgomeryMul": 7})
+    m["synth"] = _synth_fixture("MsmAxis_vu9p", {"MsmAxis_vu9p": 1, "TwistedEdwardsAdder": 1, "MontgomeryMul": 7}, lut)
     m["memory"] = {"bucket_bits": 67926 * 4 * 377, "uram288": 462}
+    return m
+
+
+def test_synth_parts_render(report, tmp_path):
+    p = _poseidon_with_synth(report)
+    md, figs = sections.poseidon(p, tmp_path)
+    # DSP48E2 | LUT | SRL | LUT per DSP (981,234 / 4,660 = 210.6) | LUT6 sites | FF | BRAM36
+    assert "| Montgomery multiplier (x6) | 776 |" in md and "| constant multiplier (x20) | 233 |" in md
+    assert "| 4,660 | 981,234 | 10 | 211 | 812,345 | 1,200,345 | 12 |" in md
+    assert f"{anchors.TRIDENT['lut']:,} LUT" in md and figs["synth"]["lut_sites"] == 812345
+    assert "TARGET MISSED: PoseidonAxis_c1100: 981,234 LUT on 4,660 DSP48E2, 211 per DSP > 110" in md
+    md, _ = sections.poseidon(_poseidon_with_synth(report, lut=4660 * 110), tmp_path)
+    assert "TARGET MISSED" not in md and "Area target met: the whole `PoseidonAxis_c1100` at most 110 LUT" in md
+    m = _msm_with_synth(report)
     md, figs = sections.msm(m, tmp_path)
-    assert "| adder (7 multipliers + 6 add/sub) | 4,660 |" in md and "| Montgomery multiplier (x7) | 665 |" in md
+    assert "| adder (7 multipliers + 6 add/sub) | 4,660 | 981,234 | 10 | 211 |" in md
+    assert "| Montgomery multiplier (x7) | 665 | 140,176 | 1 | 211 |" in md
     assert "462 URAM288" in md and "deepest register-to-register logic in `MontgomeryMul`" in md
+    assert "TARGET MISSED: the adder (TwistedEdwardsAdder) uses 981,234 LUT > 340,000" in md
+    assert "TARGET MISSED: MsmAxis_vu9p uses 981,234 LUT > 400,000" in md
+    md, _ = sections.msm(_msm_with_synth(report, lut=340_000), tmp_path)
+    assert "TARGET MISSED" not in md and "Area targets met: the adder" in md
+
+
+def test_area_table(report):
+    """Our rows (yosys) with LUT / DSP48E2 rounded, then the three published rows; rows without data left out."""
+    field = json.loads((report / "field.json").read_text())
+    results = {"field": field, "poseidon": _poseidon_with_synth(report), "msm": _msm_with_synth(report)}
+    md, figs = sections.area(results)
+    rows = figs["rows"]
+    ours = [r for r in rows if not r["published"]]
+    assert [r["design"] for r in ours] == [
+        "255-bit Montgomery multiplier (`MontMul_bls12_381_fr`)",
+        "MSM adder (`TwistedEdwardsAdder`: 7 multipliers + 6 add/sub)",
+        "`MsmAxis_vu9p` (whole MSM engine)", "`PoseidonAxis_c1100` (whole Poseidon top)"]
+    mont = next(r for r in field["rows"] if r["core"] == "MontMul")
+    assert (ours[0]["dsp"], ours[0]["lut"], ours[0]["srl"]) == (mont["dsp"], mont["lut"], mont["srl"])
+    for r in rows:
+        assert r["lut_per_dsp"] == round(r["lut"] / r["dsp"]), r
+        srl = "in LUT" if r["published"] else f"{r['srl']:,}"
+        assert f"| {r['dsp']:,} | {r['lut']:,} | {srl} | {r['lut_per_dsp']:,} |" in md, r
+    assert ours[1]["lut_per_dsp"] == 211
+    published = [(r["dsp"], r["lut"], r["lut_per_dsp"]) for r in rows if r["published"]]
+    assert published == [(2999, 387166, 129), (1376, 167533, 122), (4108, 533050, 130)]
+    assert all(a["source"] in md for a in anchors.AREA)
+    assert md.index("MsmAxis_vu9p") < md.index(anchors.AREA[0]["design"])
+    # the quick report has no whole-top yosys runs: only the field's multiplier among our rows
+    quick = json.loads((report / "report.json").read_text())["figures"]["area"]["rows"]
+    assert [r["design"] for r in quick if not r["published"]] == [ours[0]["design"]]
+    assert sum(r["published"] for r in quick) == 3
 
 
 def test_field_figures(report):
+    from tests.bench.field import area_target
+
     rows = json.loads((report / "report.json").read_text())["figures"]["field"]["rows"]
     assert rows
     for r in rows:
         assert r["latency"] > 0 and 0.99 <= r["ops_per_cycle"] <= 1.0, r
+        assert r["lut_per_dsp"] == (round(r["lut"] / r["dsp"]) if r["dsp"] else None), r
+        assert r["dsp_cascaded"] == r["cascade_links"], r
     montmul = [r for r in rows if r["name"].startswith("MontMul_")]
-    assert montmul and all(0 < r["dsp"] <= 260 for r in montmul), montmul
+    dsp, lut = area_target("MontMul", 255)
+    assert montmul and all(0 < r["dsp"] <= dsp and r["lut"] <= lut for r in montmul), montmul
+    md = (report / "report.md").read_text()
+    head = ("| field | bits | core | latency (cycles) | ops/cycle | DSP48E2 | LUT | LUT per DSP | "
+            "LUT (generator's model) | SRL | FF | CARRY4 | cascaded DSP links | LUT levels | carry chain (bits) |")
+    assert head in md
+    assert "LUT counts LUT1..LUT6 and SRL the shift registers yosys maps into LUTs" in md
+    assert "All field targets met." in md or "TARGET MISSED:" in md
 
 
 def test_keccak_projection_consistent(report):
@@ -148,7 +210,8 @@ def test_readme_section_splices_report(report, tmp_path):
     assert readme.main(["--report", str(report / "report.md"), "--readme", str(fake)]) == 0
     text = fake.read_text()
     assert "SECTION-BEFORE-SPLICE" not in text and text.endswith("tail\n")
-    for heading in ("### Field arithmetic", "### Poseidon (PoseidonAxis)", "### MSM bucket engine"):
+    for heading in ("### Field arithmetic", "### Poseidon (PoseidonAxis)", "### MSM bucket engine",
+                    "### Area: LUTs per DSP", "### Published anchors"):
         assert heading in text, heading
     assert "`build/bench/poseidon_rate_vs_dsp.png`" in text and "`build/bench/msm_busy_over_time.png`" in text
     assert readme.main(["--report", str(report / "report.md"), "--readme", str(fake), "--check"]) == 0

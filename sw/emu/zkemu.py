@@ -75,8 +75,9 @@ def build(top: str, waves: bool | None = None) -> Path:
     """Returns the emulator binary for `top`, building it when its sources changed."""
     waves = os.environ.get("WAVES", "0") == "1" if waves is None else waves
     src = RTL / f"{top}.v"
+    models = sim_models(top)
     mdir = OUT / (top + ("_waves" if waves else ""))
-    files = [src, EMU / "gen_glue.py", EMU / "zkemu_model.h", EMU / "zkemu_bus.h", EMU / "zkemu_proto.h", EMU / "zkflash_model.h"] + [
+    files = [src, *models, EMU / "gen_glue.py", EMU / "zkemu_model.h", EMU / "zkemu_bus.h", EMU / "zkemu_proto.h", EMU / "zkflash_model.h"] + [
         EMU / s for s in SOURCES]
     stamp = hashlib.md5(b"".join(f.read_bytes() for f in files) + str(waves).encode()).hexdigest()
     exe = mdir / "zkemu"
@@ -86,10 +87,16 @@ def build(top: str, waves: bool | None = None) -> Path:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if exe.exists() and (mdir / ".stamp").exists() and (mdir / ".stamp").read_text() == stamp:
             return exe
-        return _build(top, src, mdir, exe, stamp, waves)
+        return _build(top, src, models, mdir, exe, stamp, waves)
 
 
-def _build(top: str, src: Path, mdir: Path, exe: Path, stamp: str, waves: bool) -> Path:
+def sim_models(top: str) -> list[Path]:
+    """The simulation models of the primitives `top` instantiates (listed in the manifest by Emit)."""
+    manifest = json.loads((RTL / "manifest.json").read_text())
+    return [RTL / m for m in manifest.get(top, {}).get("sim_models", [])]
+
+
+def _build(top: str, src: Path, models: list, mdir: Path, exe: Path, stamp: str, waves: bool) -> Path:
     shutil.rmtree(mdir, ignore_errors=True)  # a clean build: make's timestamps cannot be trusted across edits
     mdir.mkdir(parents=True)
     glue = mdir / "zkemu_glue.cpp"
@@ -98,7 +105,7 @@ def _build(top: str, src: Path, mdir: Path, exe: Path, stamp: str, waves: bool) 
     cmd = ["verilator", "--cc", "--exe", "--build", "-j", "1", "--top-module", top, "-Wno-fatal", "-Wno-lint",
            "-Wno-style", "--x-assign", "fast", "--x-initial", "fast", "--Mdir", str(mdir), "-o", "zkemu",
            "-CFLAGS", f"-std=c++17 -I{EMU}", "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O2",
-           *(["--trace-fst"] if waves else []), str(src), *[str(EMU / s) for s in SOURCES], str(glue)]
+           *(["--trace-fst"] if waves else []), str(src), *map(str, models), *[str(EMU / s) for s in SOURCES], str(glue)]
     r = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if r.returncode != 0 or not exe.exists():
         raise RuntimeError(f"Verilator build of the emulator for {top} failed:\n{r.stdout[-4000:]}")

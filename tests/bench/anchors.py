@@ -16,6 +16,22 @@ HARDCAML = {"source": "ZPrize 2022 Hardcaml MSM (seeds 000, 004), AWS F1", "mhz"
 SNAP = {"source": "CAPI SNAP hls_sponge (seed 003), KU060", "perm_per_s": 150_941_821, "units": 32,
         "cpu_perm_per_s": 4_352_266}
 
+# Area after Vivado implementation (CLB LUTs, which include the LUTs used as shift registers), for the report's
+# LUT-per-DSP comparison
+AREA = [
+    {"design": "Hardcaml ZPrize MSM, whole design on VU9P incl. the AWS shell",
+     "source": "Vivado, published (seeds 000, 004)", "dsp": 2999, "lut": 387166},
+    {"design": "Hardcaml's 377-bit mixed adder alone", "source": "Vivado, from Hardcaml's repository history",
+     "dsp": 1376, "lut": 167533},
+    {"design": "TRIDENT Poseidon on the C1100", "source": "Vivado, published (seed 001)", "dsp": TRIDENT["dsp"],
+     "lut": TRIDENT["lut"]},
+]
+
+
+def lut_per_dsp(lut: int, dsp: int) -> int | None:
+    """LUTs per DSP48E2, rounded (None without DSPs)."""
+    return round(lut / dsp) if dsp else None
+
 
 def _trident_arity2_run() -> str:
     hashes, seconds = TRIDENT["arity2_run"]

@@ -21,8 +21,11 @@ runs during the next MSM's bucket phase, as in Hardcaml's batch).  Next to Hardc
 (tests/bench/anchors.py).
 Resources: yosys synth_xilinx -family xcup of the real engine (the top without _model), hierarchically
 (tests/bench/hier_synth.py: every distinct module mapped once, multiplied by its instance count), with the
-multiplier's and the adder's share, LUT6 sites and the deepest register-to-register logic; the bucket memories of
-Hardcaml's layout are also counted as URAM288 (72 bits x 4,096 per primitive) from their shape.  Simulator output goes to build/bench/msm-sim.log.
+multiplier's and the adder's share, SRL, LUT per DSP, LUT6 sites and the deepest register-to-register logic; the
+bucket memories of Hardcaml's layout are also counted as URAM288 (72 bits x 4,096 per primitive) from their shape.
+Area targets (LUT1..LUT6): the adder (TwistedEdwardsAdder) at most 340,000, the whole engine at most 400,000; a
+miss prints a TARGET MISSED line.
+Simulator output goes to build/bench/msm-sim.log.
 """
 from __future__ import annotations
 
@@ -47,6 +50,11 @@ from tools.msm_rtl import layout_of, run_engine  # noqa: E402
 
 LOG = ROOT / "build" / "bench" / "msm-sim.log"
 ADVERSARIAL = ("equal", "zero", "max", "alternating", "hammer")
+# issue "Field multipliers at half the LUTs": yosys LUT1..LUT6 (Hardcaml's whole design: 387,166 CLB LUTs)
+ADDER_MAX_LUT = 340_000
+ENGINE_MAX_LUT = 400_000
+AREA_TARGETS_TEXT = (f"the adder (`TwistedEdwardsAdder`) at most {ADDER_MAX_LUT:,} LUT, the whole engine at most "
+                     f"{ENGINE_MAX_LUT:,} LUT")
 
 
 def timeline(samples: dict) -> dict:
@@ -107,6 +115,17 @@ def memory_estimate(layout: M.WindowLayout, n_bits: int = 377) -> dict:
     width = 4 * n_bits
     uram = sum(math.ceil(width / 72) * math.ceil(layout.buckets(j) / 4096) for j in range(layout.num_windows))
     return {"bucket_bits": layout.total_buckets * width, "uram288": uram}
+
+
+def area_verdicts(syn: dict) -> list[str]:
+    """Area target checks on the hierarchical yosys result of the engine (empty when all are met)."""
+    bad = []
+    adder = syn.get("modules", {}).get("TwistedEdwardsAdder")
+    if adder and adder["lut"] > ADDER_MAX_LUT:
+        bad.append(f"the adder (TwistedEdwardsAdder) uses {adder['lut']:,} LUT > {ADDER_MAX_LUT:,}")
+    if syn["lut"] > ENGINE_MAX_LUT:
+        bad.append(f"{syn['top']} uses {syn['lut']:,} LUT > {ENGINE_MAX_LUT:,}")
+    return bad
 
 
 def parser() -> argparse.ArgumentParser:
@@ -173,15 +192,23 @@ def main(argv=None) -> int:
         out["synth"] = {k: v for k, v in syn.items() if k not in ("depth_per_module",)}
         out["memory"] = mem
         print(f"\nyosys synth_xilinx (xcup) of {real}, hierarchically (tests/bench/hier_synth.py):")
-        print(f"  {'':<30}{'DSP48E2':>8}{'LUT':>10}{'LUT6 sites':>12}{'FF':>10}{'BRAM36':>8}{'URAM':>6}  depth")
+        print(f"  {'':<30}{'DSP48E2':>8}{'LUT':>10}{'SRL':>8}{'LUT/DSP':>8}{'LUT6 sites':>12}{'FF':>10}{'BRAM36':>8}"
+              f"{'URAM':>6}  depth")
         for label, r in ((f"Montgomery multiplier (x{mul['instances']})", mul), ("adder (7 mult. + 6 add/sub)", adder),
                          ("whole engine", syn)):
-            print(f"  {label:<30}{r['dsp']:>8}{r['lut']:>10}{r['lut_sites']:>12}{r['ff']:>10}{r['bram36']:>8}"
-                  f"{r['uram']:>6}  {r['lut_levels']} LUT levels, {r['carry_bits']}-bit carry chain")
+            ratio = anchors.lut_per_dsp(r["lut"], r["dsp"])
+            print(f"  {label:<30}{r['dsp']:>8}{r['lut']:>10}{r['srl']:>8}{str(ratio):>8}{r['lut_sites']:>12}"
+                  f"{r['ff']:>10}{r['bram36']:>8}{r['uram']:>6}  {r['lut_levels']} LUT levels, "
+                  f"{r['carry_bits']}-bit carry chain")
         print(f"  deepest register-to-register logic in {syn['deepest_module']}")
         print(f"  bucket memories, {info['layout']}: {mem['bucket_bits'] / 8e6:.1f} MB = {mem['uram288']} URAM288 by "
               f"shape (VU9P: 960); DSP budget 4,500: {'met' if syn['dsp'] <= 4500 else 'MISSED'}; VU9P LUTs "
               f"1,182,240: {'met' if syn['lut_sites'] <= 1182240 else 'MISSED'} by LUT6 sites")
+        missed = area_verdicts(syn)
+        for m in missed:
+            print(f"TARGET MISSED: {m}")
+        if not missed:
+            print(f"all MSM area targets met ({AREA_TARGETS_TEXT})")
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))
     return 0

@@ -22,8 +22,9 @@ build/bench by the md5 of the Scala sources and the constants): beats per hash p
 cycles/hash = beats / engines, not simulated; the bench checks that the sweep's figures equal the manifest's for
 every measured configuration.
 yosys synth_xilinx -family xcup of the whole --config top, hierarchically (tests/bench/hier_synth.py): DSP48E2,
-LUT, FF, BRAM, the deepest register-to-register logic (LUT levels, longest carry chain).  TRIDENT's published
-figures (tests/bench/anchors.py) are printed alongside.
+LUT, SRL, FF, BRAM, the deepest register-to-register logic (LUT levels, longest carry chain).  TRIDENT's published
+figures (tests/bench/anchors.py) are printed alongside.  Area target (MAX_LUT_PER_DSP): the whole c1100 top at most
+110 LUT (LUT1..LUT6) per DSP48E2; a miss prints a TARGET MISSED line.
 """
 from __future__ import annotations
 
@@ -47,6 +48,8 @@ from tests.bench import anchors, hier_synth  # noqa: E402
 
 TRIDENT = anchors.TRIDENT
 TARGETS = {2: 4e6, 11: 1e6}  # issue: c1100 at 250 MHz
+# issue "Field multipliers at half the LUTs": the whole top's yosys LUT1..LUT6 per DSP48E2 (TRIDENT: 130)
+MAX_LUT_PER_DSP = {"PoseidonAxis_c1100": 110}
 # what PoseidonSweep's output depends on: (directory, file pattern)
 SWEEP_SOURCES = [(ROOT / "hw" / "src" / "zkspinal" / d, "*.scala") for d in ("field", "poseidon")] + [
     (ROOT / "constants" / "poseidon", "*")]
@@ -137,6 +140,29 @@ def measure_config(config: str, hashes: int, seed: int, real_sim: bool, mhz: flo
     return {"config": config, "top": top, "simulated": sim_top, "meta": meta, "arities": rows}
 
 
+def area_targets_text(top: str) -> str | None:
+    limit = MAX_LUT_PER_DSP.get(top)
+    return None if limit is None else f"the whole `{top}` at most {limit} LUT per DSP48E2"
+
+
+def area_verdicts(syn: dict) -> list[str]:
+    """Area target checks on the yosys result of a whole top (empty when met or when the top has no target)."""
+    limit = MAX_LUT_PER_DSP.get(syn["top"])
+    if limit is None or syn["lut"] <= limit * syn["dsp"]:
+        return []
+    return [f"{syn['top']}: {syn['lut']:,} LUT on {syn['dsp']:,} DSP48E2, "
+            f"{anchors.lut_per_dsp(syn['lut'], syn['dsp'])} per DSP > {limit}"]
+
+
+def print_area_verdicts(syn: dict) -> None:
+    missed = area_verdicts(syn)
+    for m in missed:
+        print(f"TARGET MISSED: {m}")
+    if not missed and area_targets_text(syn["top"]):
+        print(f"all Poseidon area targets met ({area_targets_text(syn['top'])}: "
+              f"{anchors.lut_per_dsp(syn['lut'], syn['dsp'])})")
+
+
 def print_table(res: dict, mhz: float) -> None:
     tr = TRIDENT
     print(f"\n{res['top']} at {mhz:.0f} MHz (cycles from Verilator simulation; {tr['source']}: published, "
@@ -205,6 +231,7 @@ def main(argv: list[str] | None = None) -> int:
               f"sites with small LUTs paired), {syn['ff']} FF, "
               f"{syn['srl']} SRL, {syn['lutram']} LUTRAM, {syn['bram36']} BRAM36, {syn['uram']} URAM; deepest path "
               f"{syn['lut_levels']} LUT levels (in {syn['deepest_module']}), longest carry chain {syn['carry_bits']} bits")
+        print_area_verdicts(syn)
     a.json.parent.mkdir(parents=True, exist_ok=True)
     syn_out = {k: v for k, v in syn.items() if k != "depth_per_module"} if syn else None
     a.json.write_text(json.dumps({"top": main_res["top"], "simulated": main_res["simulated"], "mhz": a.mhz,

@@ -1,10 +1,13 @@
-"""One benchmark report: every core's measured figures, the projections, the published anchors, the CPU baselines.
+"""One benchmark report: every core's measured figures, the projections, the area (LUTs per DSP48E2) beside the
+published designs', the published anchors, the CPU baselines.
 
     python -m tests.bench report [--quick] [--out build/bench]      (./run.sh bench [--quick])
 
 Runs each benchmark module with --json into OUT/<core>.json (its printed output into OUT/<core>.log), then writes
 OUT/report.md, OUT/report.json (the same figures, for checks) and PNG plots (Keccak rate against LUTs, Poseidon hash
-rate against DSP budget, MSM adder-busy fraction over time).  --quick: small sizes, one prime, three Keccak settings,
+rate against DSP budget, MSM adder-busy fraction over time).  After the cores' sections, "Area: LUTs per DSP" puts
+the yosys figures of the Montgomery multipliers, the MSM adder and the whole MSM and Poseidon tops (those measured)
+above the published designs' (anchors.AREA).  --quick: small sizes, one prime and no ToMont, three Keccak settings,
 no sponge runs, the Poseidon and MSM cycles without their yosys runs (about 10 minutes on 2 cores); the full run
 measures everything (the yosys results of the Poseidon and MSM tops take hours the first time and are cached under
 build/synth by the md5 of the Verilog).  The CPU-bound benchmarks (and the Keccak CPU program's rate) run first on
@@ -34,7 +37,8 @@ from tests.bench import anchors, sections  # noqa: E402
 
 # core -> (module, arguments of the full run, arguments of the quick run); every module takes --json FILE
 PLAN: dict[str, tuple[str, list[str], list[str]]] = {
-    "field": ("field", [], ["--fields", "bls12_381_fr", "--ops", "200"]),
+    "field": ("field", [], ["--fields", "bls12_381_fr", "--cores", "MontMul,ConstMul,RomConstMul,ModAdd",
+                            "--ops", "200"]),
     "keccak": ("keccak", [], ["--rounds", "200", "--no-sponge", "--settings", "1,2,4"]),
     "poseidon": ("poseidon", ["--also", "small"], ["--no-synth", "--hashes", "200"]),
     "msm": ("msm", [], ["--no-synth", "--npows", "11", "--adversarial-npow", "9", "--sample-cycles", "512"]),
@@ -110,7 +114,8 @@ def write_report(results: dict, out: Path, quick: bool) -> Path:
         md, fig = sections.render(core, res["data"], out)
         lines += [md, f"_({res['seconds']:.0f} s; full output in `{Path(res['log']).name}`)_", ""]
         figures[core] = fig
-    lines += ["## Published anchors", "", anchors.table(), ""]
+    md, figures["area"] = sections.area({core: res["data"] for core, res in results.items()})
+    lines += [md, "", "## Published anchors", "", anchors.table(), ""]
     report = out / "report.md"
     report.write_text("\n".join(lines))
     (out / "report.json").write_text(json.dumps({"machine": m, "quick": quick, "figures": figures}, indent=1))

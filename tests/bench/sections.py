@@ -19,14 +19,29 @@ def _plot():
     return plt
 
 
+def _verdict(misses: list[str], met: str) -> str:
+    """The report's line for a benchmark's target checks: each miss, or `met` when there is none."""
+    return " ".join(f"TARGET MISSED: {m}." for m in misses) if misses else met
+
+
 def field(data: dict, out: Path) -> tuple[str, dict]:
-    from tests.bench.field import markdown
+    from tests.bench.field import markdown, verdicts
 
     rows = data["rows"]
     md = "## Field arithmetic\n\n" + markdown(rows, data["sim"])
-    figs = {"rows": [{"name": f"{r['core']}_{r['field']}", "latency": r["latency_cycles"],
-                      "ops_per_cycle": r["ops_per_cycle"], "dsp": r.get("dsp")} for r in rows]}
+    if any("dsp" in r for r in rows):
+        md += "\n\n" + _verdict(verdicts(rows), "All field targets met.")
+    figs = {"rows": [_field_figures(r) for r in rows]}
     return md, figs
+
+
+def _field_figures(r: dict) -> dict:
+    from tests.bench.field import cascade_links
+
+    synth = {"lut": r["lut"], "srl": r["srl"], "lut_per_dsp": anchors.lut_per_dsp(r["lut"], r["dsp"]),
+             "dsp_cascaded": r["dsp_cascaded"]} if "dsp" in r else {}
+    return {"name": f"{r['core']}_{r['field']}", "latency": r["latency_cycles"], "ops_per_cycle": r["ops_per_cycle"],
+            "dsp": r.get("dsp"), "cascade_links": cascade_links(r), **synth}
 
 
 def keccak(data: dict, out: Path) -> tuple[str, dict]:
@@ -105,13 +120,18 @@ def host(data: dict, out: Path) -> tuple[str, dict]:
 
 def _synth_rows(rows: list[tuple[str, dict]]) -> list[str]:
     """Markdown rows of yosys figures (hier_synth.run's keys) for (label, figures) pairs."""
-    head = ["", "DSP48E2", "LUT", "LUT6 sites", "FF", "BRAM36", "URAM", "deepest logic"]
+    head = ["", "DSP48E2", "LUT", "SRL", "LUT per DSP", "LUT6 sites", "FF", "BRAM36", "URAM", "deepest logic"]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for label, r in rows:
         depth = f"{r['lut_levels']} LUT levels, {r['carry_bits']}-bit carry chain"
-        out.append(f"| {label} | {r['dsp']:,} | {r['lut']:,} | {r['lut_sites']:,} | {r['ff']:,} | {r['bram36']:,} | "
-                   f"{r['uram']:,} | {depth} |")
+        out.append(f"| {label} | {r['dsp']:,} | {r['lut']:,} | {r['srl']:,} | {_ratio(r['lut'], r['dsp'])} | "
+                   f"{r['lut_sites']:,} | {r['ff']:,} | {r['bram36']:,} | {r['uram']:,} | {depth} |")
     return out
+
+
+def _ratio(lut: int, dsp: int) -> str:
+    ratio = anchors.lut_per_dsp(lut, dsp)
+    return "-" if ratio is None else f"{ratio:,}"
 
 
 def poseidon(data: dict, out: Path) -> tuple[str, dict]:
@@ -159,6 +179,7 @@ def poseidon(data: dict, out: Path) -> tuple[str, dict]:
                       f"`{syn['deepest_module']}`:", ""] + _synth_rows(srows)
         lines += ["", f"{tr['source']} after Vivado implementation (published): {tr['dsp']:,} DSP, "
                       f"{tr['lut']:,} LUT."]
+        lines += ["", _poseidon_area_verdict(syn)]
         figs["synth"] = {k: syn[k] for k in ("dsp", "lut", "lut_sites", "ff", "bram36", "uram", "lut_levels",
                                              "carry_bits")}
     sw = data.get("sweep")
@@ -184,6 +205,15 @@ def poseidon(data: dict, out: Path) -> tuple[str, dict]:
         figs["plots"].append("poseidon_rate_vs_dsp.png")
         lines += ["", "![Poseidon hash rate against DSP budget](poseidon_rate_vs_dsp.png)"]
     return "## Poseidon (PoseidonAxis)\n\n" + "\n".join(lines), figs
+
+
+def _poseidon_area_verdict(syn: dict) -> str:
+    from tests.bench.poseidon import area_targets_text, area_verdicts
+
+    targets = area_targets_text(syn["top"])
+    met = (f"Area target met: {targets} ({_ratio(syn['lut'], syn['dsp'])})." if targets
+           else f"No area target for `{syn['top']}`.")
+    return _verdict(area_verdicts(syn), met)
 
 
 def _poseidon_plot(measured: list, sw: dict, mhz: float, path: Path) -> None:
@@ -279,6 +309,7 @@ def msm(data: dict, out: Path) -> tuple[str, dict]:
         srows.append((f"`{syn['top']}` (whole engine)", syn))
         lines += ["", f"yosys `synth_xilinx -family xcup`, hierarchical; deepest register-to-register logic in "
                       f"`{syn['deepest_module']}`:", ""] + _synth_rows(srows)
+        lines += ["", _msm_area_verdict(syn)]
         mem = data.get("memory")
         if mem:
             lines += ["", f"Bucket memories by shape: {mem['bucket_bits'] / 8e6:.1f} MB = {mem['uram288']} URAM288 "
@@ -298,6 +329,12 @@ def msm(data: dict, out: Path) -> tuple[str, dict]:
                       "AXI4-Lite while the job runs, accumulate and flush phases):", "",
                   "![MSM adder-busy fraction over time](msm_busy_over_time.png)"]
     return "## MSM bucket engine (MsmAxis, BLS12-377 G1)\n\n" + "\n".join(lines), figs
+
+
+def _msm_area_verdict(syn: dict) -> str:
+    from tests.bench.msm import AREA_TARGETS_TEXT, area_verdicts
+
+    return _verdict(area_verdicts(syn), f"Area targets met: {AREA_TARGETS_TEXT}.")
 
 
 def _msm_plot(rows: list, path: Path) -> None:
@@ -320,6 +357,50 @@ def _msm_plot(rows: list, path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+# (core, field) of the field rows the area table shows: the Montgomery multipliers of the Poseidon and MSM sizes
+AREA_FIELD_ROWS = {("MontMul", "bls12_381_fr"), ("MontMul", "bls12_377_fq")}
+
+
+def _area_measured(results: dict) -> list[tuple[str, dict]]:
+    """(label, yosys figures) of our designs in the report's data, those whose yosys figures are present."""
+    rows = []
+    for r in results.get("field", {}).get("rows", []):
+        if (r["core"], r["field"]) in AREA_FIELD_ROWS and "dsp" in r:
+            rows.append((f"{r['bits']}-bit Montgomery multiplier (`{r['core']}_{r['field']}`)", r))
+    msm_syn = (results.get("msm") or {}).get("synth")
+    if msm_syn:
+        adder = msm_syn.get("modules", {}).get("TwistedEdwardsAdder")
+        if adder:
+            rows.append(("MSM adder (`TwistedEdwardsAdder`: 7 multipliers + 6 add/sub)", adder))
+        rows.append((f"`{msm_syn['top']}` (whole MSM engine)", msm_syn))
+    pos_syn = (results.get("poseidon") or {}).get("synth")
+    if pos_syn:
+        rows.append((f"`{pos_syn['top']}` (whole Poseidon top)", pos_syn))
+    return rows
+
+
+def _area_row(design: str, source: str, dsp: int, lut: int, srl: int | None) -> tuple[str, dict]:
+    """One row of the area table: its Markdown and its figures (srl None: counted in LUT, as Vivado does)."""
+    md = (f"| {design} | {source} | {dsp:,} | {lut:,} | {'in LUT' if srl is None else f'{srl:,}'} | "
+          f"{_ratio(lut, dsp)} |")
+    return md, {"design": design, "published": srl is None, "dsp": dsp, "lut": lut, "srl": srl,
+                "lut_per_dsp": anchors.lut_per_dsp(lut, dsp)}
+
+
+def area(results: dict) -> tuple[str, dict]:
+    """The LUTs per DSP48E2 of our designs (yosys) above the published designs' (Vivado); `results` maps each core
+    to the data its benchmark wrote."""
+    rows = [_area_row(label, "zkspinal, yosys", r["dsp"], r["lut"], r["srl"]) for label, r in _area_measured(results)]
+    rows += [_area_row(a["design"], a["source"], a["dsp"], a["lut"], None) for a in anchors.AREA]
+    lines = ["| design | source | DSP48E2 | LUT | SRL | LUT per DSP |", "|---|---|---|---|---|---|"]
+    lines += [md for md, _ in rows]
+    lines += ["", "LUT per DSP = LUT / DSP48E2, rounded. Ours: yosys `synth_xilinx -family xcup` (the whole tops "
+                  "hierarchically), LUT counts LUT1..LUT6 and SRL the shift registers yosys maps into LUTs; published: "
+                  "Vivado after implementation, whose CLB LUTs include the shift registers. Rows without a yosys run "
+                  "in this report (a quick run skips the whole tops) are left out."]
+    return "## Area: LUTs per DSP\n\n" + "\n".join(lines), {"rows": [fig for _, fig in rows]}
 
 
 RENDER = {"field": field, "keccak": keccak, "poseidon": poseidon, "msm": msm, "poseidon-model": poseidon_model,

@@ -25,23 +25,23 @@ HARNESS = Path(__file__).resolve().parent / "msm_harness.cpp"
 def build(top: str, waves: bool | None = None) -> Path:
     if waves is None:
         waves = os.environ.get("WAVES", "0") == "1"
-    verilog = simrun.RTL / simrun.top_info(top)["file"]
+    sources = simrun.top_sources(top)
     out = simrun.SIM_BUILD / "cpp" / (top + ("_waves" if waves else ""))
     exe = out / "msm_harness"
-    stamp = hashlib.md5(verilog.read_bytes() + HARNESS.read_bytes() + str(waves).encode()).hexdigest()
+    stamp = hashlib.md5(b"".join(s.read_bytes() for s in sources) + HARNESS.read_bytes() + str(waves).encode()).hexdigest()
     stamp_file = out / ".zk_stamp"
     with locked(out.with_name(out.name + ".lock")):  # parallel workers: one builds, the others reuse
         if exe.exists() and stamp_file.exists() and stamp_file.read_text() == stamp:
             return exe
-        return _build(top, verilog, out, exe, stamp_file, stamp, waves)
+        return _build(top, sources, out, exe, stamp_file, stamp, waves)
 
 
-def _build(top: str, verilog: Path, out: Path, exe: Path, stamp_file: Path, stamp: str, waves: bool) -> Path:
+def _build(top: str, sources: list, out: Path, exe: Path, stamp_file: Path, stamp: str, waves: bool) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     cflags = f"-DTOP_HEADER='\"V{top}.h\"' -DTOP_CLASS=V{top} -O2" + (" -DZK_TRACE" if waves else "")
     cmd = ["verilator", "--cc", "--exe", "--build", "-O3", "--x-assign", "fast", "--x-initial", "fast",
            "-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", top, "--Mdir", str(out), "-o", "msm_harness",
-           "-CFLAGS", cflags, "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include", str(verilog), str(HARNESS)]
+           "-CFLAGS", cflags, "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include", *map(str, sources), str(HARNESS)]
     if waves:
         cmd[4:4] = ["--trace-fst"]
     subprocess.run(cmd, check=True, env=simrun.sim_env(), cwd=out)

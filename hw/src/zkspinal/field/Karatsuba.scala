@@ -75,6 +75,15 @@ object Karatsuba {
       out.filter(_.nonEmpty).map(_.toSeq).toSeq
     }
     def dsps: Int = chains.map(_.links.size).sum
+    /** every link of the leaf is built: the rows add up to the exact product */
+    private val complete = dsps == aDigits.count(!_._2.isZero) * bDigits.count(!_._2.isZero)
+    val (lo, hi) = DspChain.productRange(leaf.x, leaf.y)
+    /** bits of the exact product: two's complement when it can be negative */
+    val productBits: Int = if (lo < 0) Operand.signedWidth(lo, hi) else hi.bitLength max 1
+    private val rowBits = chains.flatMap(_.segments).map(_.bits).sum
+    /** A leaf used at several places over several rows is added up once (one adder of productBits) and the sum goes
+      * to the heap at every use: worth it when the uses save more heap bits than the adder costs. */
+    val merged: Boolean = complete && chains.size >= 2 && leaf.uses.size * (rowBits - productBits) > productBits
   }
 
   /** What adding a product to a heap costs, before anything is built. */
@@ -83,9 +92,11 @@ object Karatsuba {
   }
 
   /** Heap bits of the rows of `lc` at every use, within the heap window [from, width). */
-  private def rowBits(lc: LeafChains, from: Int, width: Int): Int =
-    (for (u <- lc.leaf.uses; c <- lc.chains; s <- c.segments) yield
-      ((s.offset + u.shift + s.bits) min width) - ((s.offset + u.shift) max from) max 0).sum
+  private def rowBits(lc: LeafChains, from: Int, width: Int): Int = {
+    def clip(offset: Int, bits: Int) = ((offset + bits) min width) - (offset max from) max 0
+    if (lc.merged) lc.productBits + lc.leaf.uses.map(u => clip(u.shift, lc.productBits)).sum
+    else (for (u <- lc.leaf.uses; c <- lc.chains; s <- c.segments) yield clip(s.offset + u.shift, s.bits)).sum
+  }
 
   /** The leaves of x*y (at `shift`) with the links a heap of `width` bits needs; `keep(leaf index, link weight)`
     * filters links further (the low links [[MontgomeryMul]] leaves out of its reduction product). */
@@ -112,7 +123,12 @@ object Karatsuba {
   def build(heap: BitHeap, leaves: Seq[LeafChains], cfg: ArithConfig, from: Int = 0): Int = {
     for (lc <- leaves) {
       lc.constant.foreach(c => lc.leaf.uses.foreach(u => heap.addConst(if (u.negative) -(c << u.shift) else c << u.shift)))
-      for (chain <- lc.chains; (seg, v) <- chain.build(cfg); u <- lc.leaf.uses)
+      if (lc.merged) {
+        val sum = new BitHeap(lc.productBits, cfg)
+        for (chain <- lc.chains; (seg, v) <- chain.build(cfg)) sum.addTerm(v, seg.offset, seg.signed, negative = false)
+        val v = sum.sum().map(_.asBits)
+        for (u <- lc.leaf.uses) heap.addTerm(v, u.shift, lc.lo < 0, u.negative, from)
+      } else for (chain <- lc.chains; (seg, v) <- chain.build(cfg); u <- lc.leaf.uses)
         heap.addTerm(v, u.shift + seg.offset, seg.signed, u.negative, from)
     }
     leaves.map(_.dsps).sum
