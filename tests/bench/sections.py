@@ -165,7 +165,7 @@ def poseidon(data: dict, out: Path) -> tuple[str, dict]:
                   f"Montgomery multipliers; utilization counts both kinds). Cycles from Verilator ({sims}: the multiplier model, cycle-identical to the real "
                   f"top), every digest checked against the model; steady-state cycles/hash equal the generator's "
                   f"beats/engines (checked); Mhash/s projected at the stated {mhz:.0f} MHz (no place and route "
-                  f"here). DSP tiles: the generator's count (one 26 x 17 tile per DSP48E2). "
+                  f"here). DSP tiles: the generator's count of DSP48E2. "
                   f"{tr['source']}: published, {tr['dsp']:,} DSP at {tr['mhz']} MHz."]
     syn = data.get("synth")
     figs = {"mhz": mhz, "measured": rows, "synth": None, "sweep": None, "plots": []}

@@ -13,15 +13,13 @@ import scala.collection.mutable.ArrayBuffer
   * whose carry-save step shares the adder's LUTs.  Working on columns (not on whole rows) spends LUTs only where
   * bits overlap: the rows of DSP chains are ragged, and a counter over rows that barely overlap removes nothing.
   *
-  * Negation without sign extension: for a w-bit x at shift s, and a runtime flag neg,
-  *   S = neg ? -x : x  satisfies  S + 2^w = (x XOR neg) + (!neg)*2^w + neg      (bitwise XOR with neg)
-  * so a conditionally negated term costs its w bits, two single bits and the constant -2^(w+s).
+  * Negative and signed terms cost no sign extension: -x = ~x + 1 - 2^w over w bits, and a signed w-bit x is
+  * (x XOR 2^(w-1)) - 2^(w-1); the constants add up into one constant of the heap.
   */
 class BitHeap(val width: Int, cfg: ArithConfig) {
   require(width > 0)
   private sealed trait Term { def at: Int }
   private case class Plain(x: Timed[UInt], shift: Int) extends Term { def at = x.at }
-  private case class CondNeg(x: Timed[UInt], neg: Timed[Bool], shift: Int) extends Term { def at = x.at max neg.at }
   private case class Bit(b: Timed[Bool], shift: Int) extends Term { def at = b.at }
   private val terms = ArrayBuffer[Term]()
   private var constant = BigInt(0)
@@ -30,14 +28,6 @@ class BitHeap(val width: Int, cfg: ArithConfig) {
   def add(x: Timed[UInt], shift: Int = 0): this.type = { if (shift < width) terms += Plain(x, shift); this }
   def addBit(b: Timed[Bool], shift: Int = 0): this.type = { if (shift < width) terms += Bit(b, shift); this }
   def addConst(c: BigInt): this.type = { constant = (constant + c).mod(modulus); this }
-  /** Adds (neg ? -x : x) * 2^shift. */
-  def addCondNeg(x: Timed[UInt], neg: Timed[Bool], shift: Int = 0): this.type = {
-    if (shift < width) {
-      terms += CondNeg(x, neg, shift)
-      addConst(-(BigInt(1) << (x.value.getWidth + shift)))
-    }
-    this
-  }
   /** Subtracts x * 2^shift:  -x = ~x + 1 - 2^w  over w bits. */
   def sub(x: Timed[UInt], shift: Int = 0): this.type = {
     if (shift < width) {
@@ -68,13 +58,6 @@ class BitHeap(val width: Int, cfg: ArithConfig) {
     this
   }
 
-  /** bits the heap holds before compression (within its width): what its counters have to reduce */
-  def bits: Int = terms.map {
-    case Plain(x, s)     => (x.value.getWidth min (width - s)) max 0
-    case CondNeg(x, _, s) => ((x.value.getWidth min (width - s)) max 0) + 2
-    case Bit(_, _)       => 1
-  }.sum + constant.bitCount
-
   def isEmpty: Boolean = terms.isEmpty
 
   /** Compresses and adds everything (mod 2^width). */
@@ -94,22 +77,13 @@ class BitHeap(val width: Int, cfg: ArithConfig) {
     val start = if (terms.isEmpty) 0 else terms.map(_.at).max
     val cols = Array.fill(width)(ArrayBuffer[Bool]())
     def put(v: UInt, s: Int): Unit = for (i <- 0 until v.getWidth if s + i < width) cols(s + i) += v(i)
-    // conditional negations get their XOR and a register of their own (one stage, every term delayed with them)
-    // so that the first counter layer sees plain bits: a counter's six inputs fill a LUT6, six XORed inputs would not
-    val negStage = if (terms.exists(_.isInstanceOf[CondNeg])) 1 else 0
-    def late(u: UInt): UInt = if (negStage == 1) RegNext(u) else u
     terms.foreach {
-      case Plain(x, s) => put(late(x.to(start)), s)
-      case CondNeg(x, n, s) =>
-        val v = x.to(start); val neg = n.to(start)
-        put(late(v ^ B(v.getWidth bits, default -> neg).asUInt), s)
-        put(late((!neg).asUInt), s + v.getWidth)
-        put(late(neg.asUInt), s)
-      case Bit(b, s) => put(late(b.to(start).asUInt), s)
+      case Plain(x, s) => put(x.to(start), s)
+      case Bit(b, s)   => put(b.to(start).asUInt, s)
     }
     for (i <- 0 until width if constant.testBit(i)) cols(i) += True
     val bitsIn = cols.map(_.size).sum
-    var at = start + negStage
+    var at = start
     var layers = 0
     var heap = cols.map(_.toSeq)
     while (heap.exists(_.size > 3)) {

@@ -4,13 +4,13 @@ import spinal.core._
 
 /** One DSP48E2 (UG579) as the multipliers use it: a link of a cascade.
   *
-  *   P = Z + A*B (+ C)        A: 27-bit signed (A port, or ACIN from the previous link's A register)
-  *                            B: 18-bit signed,  C: 48-bit (optional, registered: CREG = 1)
+  *   P = Z + A*B              A: 27-bit signed (A port, or ACIN from the previous link's A register)
+  *                            B: 18-bit signed
   *   Z = 0 | PCIN | PCIN >> 17 (arithmetic shift: the partial sums of signed products may be negative)
   *
   * Registers: AREG = BREG = 1, MREG = 1, PREG = 1, so an operand presented at stage s gives P at stage s + 3
-  * ([[Dsp48e2.latency]]); C is presented at s + 1; PCIN is the previous link's P, one stage earlier than this
-  * link's P.  Control ports (OPMODE, ALUMODE, INMODE, CARRYINSEL) are constants and unregistered.
+  * ([[Dsp48e2.latency]]); PCIN is the previous link's P, one stage earlier than this link's P.  Control ports
+  * (OPMODE, ALUMODE, INMODE, CARRYINSEL) are constants and unregistered.
   *
   * Two forms with the same cycle behaviour: the primitive (a black box the synthesis tools map to the DSP48E2
   * itself, simulated by our model `hw/sim/DSP48E2.v`), and the inferred form (registers, a multiply, an add),
@@ -21,8 +21,6 @@ import spinal.core._
 object Dsp48e2 {
   /** input at stage s, P at stage s + latency */
   val latency = 3
-  /** a C input is presented this many stages before the P that includes it */
-  val cLead = 2
   /** the cascade shift of OPMODE Z = PCIN >> 17 */
   val shift = 17
   /** the multiplier's operand ports: 27-bit and 18-bit two's complement */
@@ -37,13 +35,13 @@ object Dsp48e2 {
   case object PcinShift extends Z(5)
 
   /** The static configuration of one link. */
-  case class Shape(z: Z, useC: Boolean, aCascade: Boolean) {
-    /** OPMODE: W = C (11) or 0, Z as given, Y = X = M (01 01) */
-    def opmode: Int = ((if (useC) 3 else 0) << 7) | (z.opmode << 4) | 0x5
+  case class Shape(z: Z, aCascade: Boolean) {
+    /** OPMODE: W = 0, Z as given, Y = X = M (01 01) */
+    def opmode: Int = (z.opmode << 4) | 0x5
   }
 
   /** A link's ports; `a` unused (null) when the A operand comes from the previous link's A register. */
-  case class In(a: SInt, b: SInt, c: SInt, pcin: SInt, acin: Bits)
+  case class In(a: SInt, b: SInt, pcin: SInt, acin: Bits)
   case class Out(p: SInt, pcout: SInt, acout: Bits)
 
   /** Builds one link in the chosen form. */
@@ -59,8 +57,7 @@ object Dsp48e2 {
       case Pcin      => in.pcin
       case PcinShift => in.pcin >> shift // SInt >> n is arithmetic: sign bits shift in
     }
-    val c: SInt = if (shape.useC) RegNext(in.c.resize(pBits)) else S(0, pBits bits)
-    val p = RegNext((z.resize(pBits) + m + c).resize(pBits))
+    val p = RegNext((z.resize(pBits) + m).resize(pBits))
     Out(p, p, aReg.resize(30).asBits)
   }
 
@@ -70,7 +67,6 @@ object Dsp48e2 {
     dsp.io.A := (if (shape.aCascade) B(0, 30 bits) else in.a.resize(30).asBits)
     dsp.io.ACIN := (if (shape.aCascade) in.acin else B(0, 30 bits))
     dsp.io.B := in.b.resize(bBits).asBits
-    dsp.io.C := (if (shape.useC) in.c.resize(pBits).asBits else B(0, pBits bits))
     dsp.io.PCIN := (if (shape.z == ZeroZ) B(0, pBits bits) else in.pcin.asBits)
     Out(dsp.io.P.asSInt, dsp.io.PCOUT.asSInt, dsp.io.ACOUT)
   }
@@ -91,7 +87,7 @@ class Dsp48e2Primitive(shape: Dsp48e2.Shape) extends BlackBox {
   addGeneric("ACASCREG", 1)
   addGeneric("BREG", 1)
   addGeneric("BCASCREG", 1)
-  addGeneric("CREG", if (shape.useC) 1 else 0)
+  addGeneric("CREG", 0)
   addGeneric("DREG", 0)
   addGeneric("ADREG", 0)
   addGeneric("MREG", 1)
@@ -127,18 +123,19 @@ class Dsp48e2Primitive(shape: Dsp48e2.Shape) extends BlackBox {
 
   /** Drives the ports the links leave constant (called from the enclosing component). */
   def tieOff(): Unit = {
-  io.BCIN := 0
-  io.D := 0
-  io.CARRYCASCIN := False
-  io.CARRYIN := False
-  io.MULTSIGNIN := False
-  io.CARRYINSEL := 0
-  io.INMODE := 0                 // A2 and B2 registers to the multiplier, no pre-adder
-  io.OPMODE := shape.opmode
-  io.ALUMODE := 0                // Z + W + X + Y + CIN
-  for (ce <- Seq(io.CEA1, io.CEA2, io.CEAD, io.CEALUMODE, io.CEB1, io.CEB2, io.CEC, io.CECARRYIN, io.CECTRL, io.CED,
-                 io.CEINMODE, io.CEM, io.CEP)) ce := True
-  for (rst <- Seq(io.RSTA, io.RSTALLCARRYIN, io.RSTALUMODE, io.RSTB, io.RSTC, io.RSTCTRL, io.RSTD, io.RSTINMODE,
-                  io.RSTM, io.RSTP)) rst := False
+    io.BCIN := 0
+    io.C := 0
+    io.D := 0
+    io.CARRYCASCIN := False
+    io.CARRYIN := False
+    io.MULTSIGNIN := False
+    io.CARRYINSEL := 0
+    io.INMODE := 0                 // A2 and B2 registers to the multiplier, no pre-adder
+    io.OPMODE := shape.opmode
+    io.ALUMODE := 0                // Z + W + X + Y + CIN
+    for (ce <- Seq(io.CEA1, io.CEA2, io.CEAD, io.CEALUMODE, io.CEB1, io.CEB2, io.CEC, io.CECARRYIN, io.CECTRL, io.CED,
+                   io.CEINMODE, io.CEM, io.CEP)) ce := True
+    for (rst <- Seq(io.RSTA, io.RSTALLCARRYIN, io.RSTALUMODE, io.RSTB, io.RSTC, io.RSTCTRL, io.RSTD, io.RSTINMODE,
+                    io.RSTM, io.RSTP)) rst := False
   }
 }

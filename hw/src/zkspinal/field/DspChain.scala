@@ -101,11 +101,10 @@ class DspCascade(chain: DspChain, primitive: Boolean) extends Component {
   private val outs = links.indices.map { k =>
     val shape = Dsp48e2.Shape(
       z = if (k == 0) Dsp48e2.ZeroZ else if (chain.shiftsAt(k)) Dsp48e2.PcinShift else Dsp48e2.Pcin,
-      useC = false, aCascade = chain.aCascaded(k))
+      aCascade = chain.aCascaded(k))
     val in = Dsp48e2.In(
       a = if (shape.aCascade) null else operand(links(k).a, aLinks, io.a, k, Dsp48e2.aBits),
       b = operand(links(k).b, bLinks, io.b, k, Dsp48e2.bBits),
-      c = null,
       pcin = if (k == 0) null else prev.pcout,
       acin = if (shape.aCascade) prev.acout else null)
     prev = Dsp48e2.link(shape, in, primitive)
