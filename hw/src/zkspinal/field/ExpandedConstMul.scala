@@ -61,8 +61,7 @@ class RomConstMul(val field: FieldConfig, val constants: Seq[BigInt], cfg: Arith
   private val mul = new ExpandedConstMul(field, cfg)
   mul.io.input.valid := Delay(io.input.valid, 2, init = False)
   mul.io.input.payload(0) := x.to(2)
-  // a table of at most 64 words is a LUT6 per output bit (larger ones belong in block RAM)
-  if (constants.size <= 64) LutModel.add(K * field.width)
+  if (constants.size <= LutModel.lutTableWords) LutModel.add(K * field.width)
   for (k <- 0 until K) {
     // one ROM per digit multiple C_k (K words of n bits per constant), read when the multiplier takes word k
     val rom = Mem(UInt(field.width bits), constants.size)

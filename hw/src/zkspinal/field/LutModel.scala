@@ -10,6 +10,9 @@ import scala.collection.mutable
   */
 object LutModel {
   private val counts = mutable.WeakHashMap[Component, Int]()
+  /** words one LUT6 holds per bit: a table up to this deep costs a LUT per output bit, a deeper one belongs in
+    * block RAM */
+  val lutTableWords: Int = 64
   /** records n LUTs in the component being built */
   def add(n: Int): Unit = counts.synchronized {
     val c = Component.current

@@ -50,9 +50,9 @@ class PoseidonConstRom(val tables: ConstTables, val ports: Int) extends Componen
     for ((init, d) <- tables.words(col).zipWithIndex) {
       val rom = Mem(UInt(n bits), size)
       rom.initBigInt(init)
-      // beyond what one LUT6 holds per bit (64 words) the table belongs in block RAM; said explicitly because
-      // synthesis tools cost a ROM as constant logic and may otherwise spread it over LUTs
-      if (size > 64) rom.addAttribute("rom_style", "block")
+      // beyond what one LUT6 holds per bit the table belongs in block RAM; said explicitly because synthesis
+      // tools cost a ROM as constant logic and may otherwise spread it over LUTs
+      if (size > LutModel.lutTableWords) rom.addAttribute("rom_style", "block")
       val lag = ExpandedConstMul.operandLag(1 + d)
       for (p <- 0 until ports) io.words(p)(col)(d) := RegNext(rom.readSync(Delay(io.idx(p)(col)(w - 1 downto 0), lag)))
     }
