@@ -21,7 +21,8 @@
 #include <sys/stat.h>
 
 enum { R_CONTROL = 0x00, R_ERROR = 0x04, R_COUNT = 0x08, R_TIMEOUT = 0x0C, R_CYCLES = 0x10, R_BUSY = 0x18,
-       R_ERROR_INDEX = 0x34, R_INFO = 0x38, R_FRAMING = 0x44 };
+       R_ERROR_INDEX = 0x34, R_INFO = 0x38, R_FRAMING = 0x44, R_ADDERS = 0x48, R_ADDER_BUSY = 0x50 };
+#define MAX_ADDERS 8 /* BUSY of adder a at R_ADDER_BUSY + 8a (low word) */
 #define REC ZKMSM_RECORD_BYTES
 #define PT ZKMSM_POINT_BYTES
 #define SC ZKMSM_SCALAR_BYTES
@@ -411,7 +412,7 @@ int main(int argc, char **argv)
         else
             opened = 1;
     }
-    uint32_t info = 0, err = 0, eidx = 0, cyc = 0, busy = 0;
+    uint32_t info = 0, err = 0, eidx = 0, cyc = 0, busy = 0, adders = 0, adder_busy[MAX_ADDERS] = {0};
     if (rc == 0) {
         zk_install_signals();
         if (zk_reg_read(&dev, R_INFO, &info) || zk_reg_read(&dev, R_ERROR, &err))
@@ -450,8 +451,14 @@ int main(int argc, char **argv)
         }
         t_run = now_s() - t0;
         if (zk_reg_read(&dev, R_ERROR, &err) || zk_reg_read(&dev, R_ERROR_INDEX, &eidx) ||
-            zk_reg_read(&dev, R_CYCLES, &cyc) || zk_reg_read(&dev, R_BUSY, &busy))
+            zk_reg_read(&dev, R_CYCLES, &cyc) || zk_reg_read(&dev, R_BUSY, &busy) ||
+            zk_reg_read(&dev, R_ADDERS, &adders))
             die_dev(&dev, 1);
+        if (adders > MAX_ADDERS)
+            adders = 0; /* not an engine this tool knows: no per-adder figures */
+        for (uint32_t a = 0; a < adders; a++)
+            if (zk_reg_read(&dev, R_ADDER_BUSY + 8 * a, &adder_busy[a]))
+                die_dev(&dev, 1);
         if (err && err != 0xffffffffu) {
             static const char *why[] = {"a scalar >= the bound", "scalar stream: TLAST before the last scalar",
                                         "scalar stream: no TLAST on the last scalar", "point stream: TLAST before the last point",
@@ -522,10 +529,15 @@ int main(int argc, char **argv)
             free(want);
         }
     }
-    if (rc == 0 || rc == 3)
+    if (rc == 0 || rc == 3) {
+        char per[16 * MAX_ADDERS + 32] = "";
+        for (uint32_t a = 0, o = 0; a < adders && o < sizeof per; a++)
+            o += (uint32_t)snprintf(per + o, sizeof per - o, "%s%u", a ? " + " : " = ", adder_busy[a]);
         fprintf(stderr, "zk-msm: %zu points (%zu host exceptions), %zu buckets: load %.3f s, convert %.3f s, engine "
-                        "(stream + read-out) %.3f s [%u cycles, %u additions], post-process %.3f s, CPU MSM %.3f s\n",
-                d.n, nexc, nb, t_load, t_conv, t_run, cyc, busy, t_post, t_cpu);
+                        "(stream + read-out) %.3f s [%u cycles, %u additions%s on %u adder(s)], post-process %.3f s, "
+                        "CPU MSM %.3f s\n",
+                d.n, nexc, nb, t_load, t_conv, t_run, cyc, busy, per, adders, t_post, t_cpu);
+    }
     zk_free(rec);
     zk_free(sc);
     zk_free(bk);

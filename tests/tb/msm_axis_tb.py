@@ -28,6 +28,12 @@ from tb import axi
 
 CONTROL, ERROR, COUNT, TIMEOUT, CYCLES, BUSY, ACC_CYCLES = 0x00, 0x04, 0x08, 0x0C, 0x10, 0x18, 0x20
 STALLS, DEFERRED, STARVED, ERROR_INDEX, INFO, PHASE, CONSUMED, FRAMING = 0x28, 0x2C, 0x30, 0x34, 0x38, 0x3C, 0x40, 0x44
+ADDERS = 0x48
+
+
+def adder_busy(a: int) -> int:
+    """BUSY of adder a (lo; hi at + 4)"""
+    return 0x50 + 8 * a
 ST_BUSY, ST_DONE, ST_ERROR, ST_IDLE = 1, 2, 4, 8
 E_RANGE, E_SCALARS_SHORT, E_SCALARS_LONG, E_POINTS_SHORT, E_POINTS_LONG, E_PADDING, E_TIMEOUT, E_REFUSED = (
     1 << i for i in range(8))
@@ -74,9 +80,11 @@ class MsmTb:
         await self.axil.write_dword(addr, value & 0xFFFFFFFF)
 
     async def counters(self) -> dict:
+        adders = await self.rd(ADDERS)
         return {"cycles": await self.rd64(CYCLES), "busy": await self.rd64(BUSY),
                 "acc_cycles": await self.rd64(ACC_CYCLES), "stalls": await self.rd(STALLS),
-                "deferred": await self.rd(DEFERRED), "starved": await self.rd(STARVED)}
+                "deferred": await self.rd(DEFERRED), "starved": await self.rd(STARVED),
+                "adder_busy": [await self.rd64(adder_busy(a)) for a in range(adders)]}
 
     async def wait_status(self, mask: int, max_cycles: int, poll: int = 32) -> int:
         waited = 0
@@ -174,6 +182,10 @@ def scalar_set(name: str, layout: M.WindowLayout, n: int, r: random.Random) -> l
         return [min((r.randrange(bound) >> w0 << w0) | 3, bound - 1) for _ in range(n)]
     if name == "sparse":
         return [r.randrange(bound) if r.random() < 0.3 else 0 for _ in range(n)]
+    if name == "half_ones":  # half the scalars 1 (bucket 1 of window 0), the rest random
+        return [1 if r.random() < 0.5 else r.randrange(bound) for _ in range(n)]
+    if name == "below16":  # random scalars below 2^16
+        return [r.randrange(min(bound, 1 << 16)) for _ in range(n)]
     raise ValueError(name)
 
 
@@ -197,6 +209,11 @@ async def check_job(tb: MsmTb, name: str, n: int, r: random.Random, post: bool =
                      f"({busy:.1%}) stalls {res['stalls']} deferred {res['deferred']} starved {res['starved']}")
     adds = sum(1 for s in scalars for d in tb.layout.digits(s) if d)
     assert res["busy"] == adds, f"{name}: BUSY {res['busy']} != {adds} additions"
+    # window j belongs to adder j mod A: each adder's BUSY is the additions of its windows
+    A = len(res["adder_busy"])
+    assert A == tb.info["adders"], f"ADDERS reads {A}, the manifest says {tb.info['adders']}"
+    per = [sum(1 for s in scalars for j, d in enumerate(tb.layout.digits(s)) if d and j % A == a) for a in range(A)]
+    assert res["adder_busy"] == per, f"{name}: per-adder BUSY {res['adder_busy']} != {per}"
     return res
 
 
@@ -284,7 +301,7 @@ async def watchdog_stopped_stream(tb: MsmTb, r: random.Random):
 
 # ---- tests ------------------------------------------------------------------------------------------------------
 def env_cases() -> list[str]:
-    return os.environ.get("ZK_CASES", "random,equal,zero,max,alternating,hammer,sparse").split(",")
+    return os.environ.get("ZK_CASES", "random,equal,zero,max,alternating,hammer,sparse,half_ones,below16").split(",")
 
 
 @cocotb.test()

@@ -25,6 +25,9 @@ object CurveConfig {
   * @param stallDepth     entries of each window's stall FIFO (operations whose bucket is busy wait there)
   * @param scalarFifoDepth beats (two scalars each) buffered at the scalar port
   * @param pointFifoDepth points (three beats each) buffered at the point port
+  * @param adders         bucket adders ([[MsmLane]]s); window j belongs to adder j mod adders, so each adder needs
+  *                       at least two windows (its slot schedule alternates between them)
+  * @param laneQueueDepth points waiting in each adder's queue (lanes drift apart by at most this many points)
   * @param mulModel       simulation only: the adder's multipliers are [[MontgomeryMulModel]] (same latency and
   *                       results, fast to build with Verilator); never for synthesis
   */
@@ -37,6 +40,8 @@ case class MsmConfig(
     scalarFifoDepth: Int = 512,
     pointFifoDepth: Int = 512,
     arith: ArithConfig = ArithConfig(),
+    adders: Int = 1,
+    laneQueueDepth: Int = 8,
     mulModel: Boolean = false
 ) {
   val bound: BigInt = scalarBound.getOrElse(curve.scalarOrder)
@@ -61,11 +66,16 @@ case class MsmConfig(
   val addrBits: Int = (0 until numWindows).map(j => log2(buckets(j))).max max 1
   private def log2(x: Int): Int = 32 - Integer.numberOfLeadingZeros(x - 1)
   def layoutString: String = windows.mkString(",")
+  require(adders >= 1 && adders <= 8, "1 to 8 adders (the register map has eight BUSY counters)")
+  require(numWindows >= 2 * adders, s"$numWindows windows cannot give each of $adders adders two windows")
+  require(laneQueueDepth >= 2, "an adder's queue needs at least two points")
+  /** the windows adder l owns, least significant first */
+  def laneWindows(l: Int): Seq[Int] = (0 until numWindows).filter(_ % adders == l)
 }
 
 object MsmConfig {
   /** Hardcaml's layout (13 windows of 13 bits, 7 of 12 bits) on BLS12-377: the board configurations. */
-  val vu9p = MsmConfig("vu9p")
+  val vu9p = MsmConfig("vu9p", adders = 2)
   val c1100 = MsmConfig("c1100")
   /** Four 6-bit windows and scalars below 2^24: 32 + 32 + 32 + 64 buckets, hazards on almost every point;
     * simulates in seconds. */
@@ -73,6 +83,9 @@ object MsmConfig {
     scalarFifoDepth = 16, pointFifoDepth = 8)
   /** simulation twins with the multiplier model (cycle-identical to the real ones) */
   val smallModel = small.copy(name = "small_model", mulModel = true)
+  /** the small layout on two adders (windows 0, 2 and 1, 3) */
+  val small2 = small.copy(name = "small2", adders = 2)
+  val small2Model = small2.copy(name = "small2_model", mulModel = true)
   val vu9pModel = vu9p.copy(name = "vu9p_model", mulModel = true)
-  val all: Seq[MsmConfig] = Seq(small, vu9p, smallModel, vu9pModel)
+  val all: Seq[MsmConfig] = Seq(small, vu9p, smallModel, small2Model, vu9pModel)
 }

@@ -26,8 +26,10 @@ object MsmTops {
       curveInfo(cfg.curve) ++ Map("config" -> cfg.name, "windows" -> cfg.windows, "layout" -> cfg.layoutString,
         "bound" -> ("0x" + cfg.bound.toString(16)), "buckets" -> (0 until cfg.numWindows).map(cfg.buckets),
         "total_buckets" -> cfg.totalBuckets, "stall_depth" -> cfg.stallDepth, "latency" -> core.latency,
-        "hazard_taps" -> core.hazardTaps.size, "scalar_fifo_depth" -> cfg.scalarFifoDepth,
-        "point_fifo_depth" -> cfg.pointFifoDepth, "dsp_tiles" -> core.adder.dspTiles, "mul_model" -> cfg.mulModel)
+        "hazard_taps" -> core.lanes.map(_.hazardTaps.size).max,
+        "adders" -> cfg.adders, "lane_windows" -> (0 until cfg.adders).map(cfg.laneWindows),
+        "lane_queue_depth" -> cfg.laneQueueDepth, "scalar_fifo_depth" -> cfg.scalarFifoDepth,
+        "point_fifo_depth" -> cfg.pointFifoDepth, "dsp_tiles" -> core.lanes.map(_.adder.dspTiles).sum, "mul_model" -> cfg.mulModel)
     })
 
   def all: Seq[Top] = Seq(adder(false), adder(true)) ++ MsmConfig.all.map(axis)

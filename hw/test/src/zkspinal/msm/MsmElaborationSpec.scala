@@ -11,7 +11,7 @@ class MsmElaborationSpec extends AnyFunSuite {
     assert(c.numWindows == 20 && c.windows.sum == 253)
     assert(c.buckets(0) == 4096 && c.buckets(13) == 2048 && c.buckets(19) == 2390)
     assert(c.totalBuckets == 67926)
-    assert(c.addrBits == 12 && Digit(c.addrBits).bucket.getWidth == 12)
+    assert(c.addrBits == 12)
   }
 
   test("configurations reject what the engine cannot build") {
@@ -21,12 +21,24 @@ class MsmElaborationSpec extends AnyFunSuite {
     assertThrows[IllegalArgumentException](MsmConfig("bound", scalarBound = Some(BigInt(1))))
   }
 
-  test("hazard taps are the same-window positions within the write-back distance") {
-    var core: MsmCore = null
-    SpinalConfig(targetDirectory = "build/elab").generateVerilog { core = new MsmCore(MsmConfig.smallModel); core }
-    val w = MsmConfig.smallModel.numWindows
-    assert(core.latency == core.adder.latency && core.writeStage == core.latency + 1)
-    assert(core.hazardTaps == (0 to core.latency).filter(i => (i + 1) % w == 0))
-    assert(core.hazardTaps.size == (core.latency + 1) / w)
+  test("hazard taps are the same-window positions within the write-back distance, per adder") {
+    for (cfg <- Seq(MsmConfig.smallModel, MsmConfig.small2Model)) {
+      var core: MsmCore = null
+      SpinalConfig(targetDirectory = "build/elab").generateVerilog { core = new MsmCore(cfg); core }
+      assert(core.lanes.size == cfg.adders)
+      for (lane <- core.lanes) {
+        val w = lane.windows.size
+        assert(lane.latency == lane.adder.latency && lane.writeStage == lane.latency + 1)
+        assert(lane.hazardTaps == (0 to lane.latency).filter(i => (i + 1) % w == 0))
+        assert(lane.hazardTaps.size == (lane.latency + 1) / w)
+      }
+    }
+  }
+
+  test("adders own interleaved windows, every window exactly once") {
+    val c = MsmConfig.vu9p
+    assert(c.adders == 2 && c.laneWindows(0) == (0 until 20 by 2) && c.laneWindows(1) == (1 until 20 by 2))
+    assert(MsmConfig.small2.laneWindows(0) == Seq(0, 2) && MsmConfig.small2.laneWindows(1) == Seq(1, 3))
+    assertThrows[IllegalArgumentException](MsmConfig.small.copy(adders = 3)) // 4 windows: one adder would get one
   }
 }
