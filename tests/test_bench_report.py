@@ -91,14 +91,17 @@ def test_msm_figures(report):
         assert tl["windows"] >= 3 and all(0 <= f <= 1 for f in tl["busy_frac"]), name
         set_, npow = name.split("_2^")
         r = rows[(set_, int(npow))]
-        # the windows cover the accumulate phase: their cycle-weighted mean is the job's busy fraction
+        # the windows cover the accumulate phase but its edges (the cycles before the first sample and after the
+        # last, e.g. the adder latency drained at the end): their cycle-weighted mean is the job's busy fraction
+        # within the uncovered share
         widths = [b - a for a, b in zip([0] + tl["cycle"][:-1], tl["cycle"])]
+        slack = 0.02 + max(0, r["acc_cycles"] - sum(widths)) / r["acc_cycles"]
         mean = sum(f * w for f, w in zip(tl["busy_frac"], widths)) / sum(widths)
-        assert mean == pytest.approx(r["busy_frac"], abs=0.05), name
+        assert mean == pytest.approx(r["busy_frac"], abs=slack), name
         assert len(tl["adders"]) == len(r["adder_busy_frac"]), name  # one series per adder
         for series, overall in zip(tl["adders"], r["adder_busy_frac"]):
             mean = sum(f * w for f, w in zip(series, widths)) / sum(widths)
-            assert mean == pytest.approx(overall, abs=0.05), name
+            assert mean == pytest.approx(overall, abs=slack), name
 
 
 def _synth_fixture(top: str, modules: dict, lut: int = 981234) -> dict:

@@ -81,7 +81,7 @@ def test_msm_axis_vu9p_long(name):
     scalars = scalar_set(name, layout, len(points), r)
     res = msm_cpp.run(top, scalars, records, pause=30, seed=seed)
     assert res["error"] == 0, res
-    assert res["buckets"] == msm.accumulate_buckets(layout, records, scalars), f"{name}: replay with SEED={seed}"
+    assert msm.same_buckets(res["buckets"], msm.accumulate_buckets(layout, records, scalars)), f"{name}: replay with SEED={seed}"
 
 
 @pytest.mark.long

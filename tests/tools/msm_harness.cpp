@@ -255,9 +255,10 @@ int main(int argc, char **argv) {
   if (!f) { std::perror(argv[5]); return 2; }
   std::fprintf(f, "{\"status\": %u, \"error\": %u, \"cycles\": %llu, \"busy\": %llu, \"acc_cycles\": %llu, "
                "\"stalls\": %u, \"deferred\": %u, \"starved\": %u, \"consumed\": %u, \"harness_cycles\": %llu, "
-               "\"info\": %u, \"adder_busy\": [", status, error, (unsigned long long)rd64(0x10),
-               (unsigned long long)rd64(0x18), (unsigned long long)rd64(0x20), axil_read(0x28), axil_read(0x2C),
-               axil_read(0x30), axil_read(0x40), (unsigned long long)wall, axil_read(0x38));
+               "\"info\": %u, \"spilled\": %u, \"partials\": %u, \"adder_busy\": [", status, error,
+               (unsigned long long)rd64(0x10), (unsigned long long)rd64(0x18), (unsigned long long)rd64(0x20),
+               axil_read(0x28), axil_read(0x2C), axil_read(0x30), axil_read(0x40), (unsigned long long)wall,
+               axil_read(0x38), axil_read(0x90), axil_read(0x4C));
   for (uint32_t a = 0; a < adders; a++) std::fprintf(f, "%s%llu", a ? ", " : "", (unsigned long long)rd64(0x50 + 8 * a));
   std::fprintf(f, "]");
   if (sampler.every) sampler.json(f);

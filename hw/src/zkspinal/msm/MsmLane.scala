@@ -15,138 +15,245 @@ case class LaneAddress(cfg: MsmConfig, windows: Int) extends Bundle {
   val addr = UInt(cfg.addrBits bits)
 }
 
-/** One adder with the windows it owns (cfg.laneWindows(lane)): their bucket memories, stall FIFOs, slot schedule
-  * and hazard check; every bucket lives in exactly one lane, so lanes never wait on each other.
+/** One addition waiting to be scheduled: bucket (local window, address), sign and point; `retried` = it comes
+  * back from the retry queue; `stamp` = the cycle it was deferred. */
+case class LaneOp(cfg: MsmConfig, windows: Int) extends Bundle {
+  val bucket = LaneAddress(cfg, windows)
+  val negative = Bool()
+  val q = Bits(3 * cfg.curve.field.width bits)
+  val retried = Bool()
+  val stamp = UInt(LaneOp.stampBits bits)
+}
+object LaneOp { val stampBits = 16 }
+
+/** An addition in the adder pipeline: its target is bucket (window, addr), or partial bucket `slot` when `partial`;
+  * `fresh` = the partial bucket was just claimed (the adder starts from the identity instead of its contents). */
+case class LaneTag(cfg: MsmConfig, windows: Int) extends Bundle {
+  val valid = Bool()
+  val partial = Bool()
+  val fresh = Bool()
+  val bucket = LaneAddress(cfg, windows)
+  val slot = UInt(log2Up(cfg.partialSlots) bits)
+  def sameBucket(b: LaneAddress): Bool = valid && !partial && bucket.window === b.window && bucket.addr === b.addr
+}
+
+/** One adder with the windows it owns (cfg.laneWindows(lane)) and their bucket memories; every bucket lives in
+  * exactly one lane, so lanes never wait on each other.  The lane is work-conserving: it issues one addition per
+  * cycle whenever one can go, whatever the digits look like.
   *
-  * Schedule (Hardcaml's, per lane): a slot counter gives cycle t to local window t mod W_l, forever, so a window
-  * issues at most one addition every W_l cycles and the lane consumes a point in W_l consecutive slots.  In its slot
-  * a window issues:
-  *   1. the head of its stall FIFO, if that bucket is not in flight; the point's digit then joins the FIFO;
-  *   2. else the point's digit, if its bucket is neither in flight nor waiting in the FIFO (bucket order);
-  *   3. else the digit is deferred into the FIFO (a bubble), or, with the FIFO full, the point waits for its
-  *      window's next slot (a stall of one round).
-  * Hazard detection needs no per-bucket state: an addition issued d cycles ago is in flight while
-  * d <= adder latency + 1 (the write-back reaches memory before a later read only after that), and because slots
-  * are round-robin the additions of the same window sit exactly at d = W_l, 2 W_l, ... in the tag pipeline, so the
-  * check is (latency + 2) / W_l comparators on the bucket address.  Every bucket receives its points in input
-  * order, so the buckets are bit-for-bit those of reference_model/msm.py accumulate_buckets.
-  *
-  * The jobs wait in a queue of cfg.laneQueueDepth points, so a lane that stalls a round does not hold up the others.
+  * Pipeline (one addition per cycle, no stage ever stalls):
+  *   queue     cfg.laneQueueDepth points (the engine drops a point whose digits are all zero in this lane)
+  *   expand    the point's non-zero digits, lowest window first, one per cycle (registered)
+  *   C         the retry queue's head when it has waited `retryDelay` cycles, else the next expanded addition;
+  *             compared with every tag in flight (registered: the hazard check of stage D)
+  *   D         the decision, one of
+  *               main     the bucket is not in flight: add into it
+  *               partial  it is in flight: add into a partial bucket this bucket owns that is not in flight, or
+  *                        (a retried addition: the bucket is hot) claim a free partial bucket for it
+  *               defer    else into the retry queue (always room: C admits a new addition only when the queue
+  *                        could take every addition in C and D)
+  *   tags      stage 0 issue (memory read), stage 1 adder input, stage 1 + latency write-back
+  * A bucket is in flight while its tag sits in stages 0..latency (its write-back reaches memory before a read
+  * decided one cycle later), so the hazard check compares those latency + 1 tags.  The cfg.partialSlots partial
+  * buckets are claimed for the rest of the job; the read-out returns each after the buckets, tagged with the
+  * bucket it belongs to, and the host adds it in (reference_model/msm_formats.md).  A bucket's additions may
+  * happen in any order, so the engine's buckets equal the model's as curve points (every coordinate checked after
+  * normalization), not word for word.
   */
 class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   val windows: Seq[Int] = cfg.laneWindows(lane)
   private val W = windows.size
+  private val S = cfg.partialSlots
   private val n = cfg.curve.field.width
   private val f = cfg.curve.field
   val io = new Bundle {
     val jobs = slave(Stream(LaneJob(cfg, W)))
-    val start = in(Bool())      // a job begins: slots and counters restart
-    val slotting = in(Bool())   // accumulate or flush: the slots run
+    val start = in(Bool())      // a job begins: partial buckets released, counters restart
     val due = in(Bool())        // points are still due at the engine's input (the starved counter)
-    val abort = in(Bool())      // drop the queue, the stall FIFOs and every addition in flight
+    val abort = in(Bool())      // drop the queue, the retry queue and every addition in flight
     val clear = slave(Flow(UInt(cfg.addrBits + 1 bits))) // write the identity at this address of every window
     val roRead = slave(Flow(LaneAddress(cfg, W)))        // read-out: read ...
     val roData = out(Bits(4 * n bits))                    // ... returned one cycle later
     val roWrite = slave(Flow(LaneAddress(cfg, W)))       // read-out: the bucket read becomes the identity
+    val partialRead = slave(Flow(UInt(log2Up(S) bits)))  // read-out of a partial bucket: one cycle later its
+    val partialWindow = out(UInt(7 bits))                 // bucket's engine window index and k (address + 1) and
+    val partialBucket = out(UInt(21 bits))                // its value; an unclaimed one reads as the identity
+    val partialData = out(Bits(4 * n bits))               // tagged window 0, bucket 0
     val idle = out(Bool())      // nothing queued, waiting or in flight
     val busyCycles = out(UInt(64 bits))
-    val stalls, deferred, starved = out(UInt(32 bits))
+    val stalls, deferred, starved, spilled = out(UInt(32 bits))
   }
   val adder = new TwistedEdwardsAdder(f, cfg.arith, cfg.mulModel)
   val latency: Int = adder.latency
   /** tag pipeline: stage 0 = issue register (memory read), stage 1 = adder input, stage 1 + latency = write-back */
   val writeStage: Int = 1 + latency
-  val hazardTaps: Seq[Int] = (0 to latency).filter(i => (i + 1) % W == 0)
+  /** stages whose tag makes its bucket busy for a decision */
+  val hazardStages: Int = latency + 1
+  /** a deferred addition retries after this many cycles: the addition that blocked it has written back */
+  val retryDelay: Int = hazardStages + 1
+  require(retryDelay < (1 << (LaneOp.stampBits - 1)), "the retry stamp must span the retry delay")
 
   val memories = windows.map(j => new BucketMemory(cfg.buckets(j), 4 * n, cfg.addrBits))
-  val fifos = new StallFifos(W, cfg.stallDepth, cfg.addrBits, 3 * n + 1)
   private val queue = StreamFifo(LaneJob(cfg, W), cfg.laneQueueDepth)
   queue.io.push << io.jobs
   queue.io.flush := io.abort
   private val job = queue.io.pop
 
   private val busyCycles = Reg(UInt(64 bits)) init (0)
-  private val small = Seq.fill(3)(Reg(UInt(32 bits)) init (0))
-  private val Seq(stalls, deferred, starved) = small
+  private val small = Seq.fill(4)(Reg(UInt(32 bits)) init (0))
+  private val Seq(stalls, deferred, starved, spilled) = small
   io.busyCycles := busyCycles
-  io.stalls := stalls; io.deferred := deferred; io.starved := starved
+  io.stalls := stalls; io.deferred := deferred; io.starved := starved; io.spilled := spilled
+  private val now = Reg(UInt(LaneOp.stampBits bits)) init (0)
+  now := now + 1
 
-  // ---- slots and the current point
-  private val slot = Reg(UInt(log2Up(W) bits)) init (0)
-  private val cursor = Reg(UInt(log2Up(W) bits)) init (0)
-  private val digit = job.payload.digits(slot)
-  private val newActive = io.slotting && job.valid && cursor === slot
-  private val newNonZero = digit.nonZero
-  private val newTag = digit.bucket
+  // ---- expand: the head point's non-zero digits, one per cycle, lowest window first
+  private val taken = Reg(Bits(W bits)) init (0)
+  private val remaining = job.payload.digits.map(_.nonZero).asBits & ~taken
+  private val pick = OHMasking.first(remaining)
+  private val lastOfPoint = (remaining & ~pick) === 0
+  private val expanded = Stream(LaneOp(cfg, W))
+  private val pickedDigit = MuxOH(pick, job.payload.digits)
+  expanded.valid := job.valid && remaining.orR
+  expanded.bucket.window := OHToUInt(pick)
+  expanded.bucket.addr := pickedDigit.bucket
+  expanded.negative := pickedDigit.negative
+  expanded.q := job.payload.q
+  expanded.retried := False
+  expanded.stamp := 0
+  when(expanded.fire) { taken := Mux(lastOfPoint, B(0, W bits), taken | pick) }
+  job.ready := (expanded.fire && lastOfPoint) || (job.valid && !remaining.orR)
+  private val nextOp = expanded.m2sPipe(flush = io.abort)
 
-  // ---- tag pipeline (valid, window, bucket address), shared by hazard checks and write-back
-  private val tags = Vec.fill(writeStage + 1)(Reg(InFlightTag(log2Up(W), cfg.addrBits)))
+  // ---- retry queue
+  private val retry = StreamFifo(LaneOp(cfg, W), cfg.retryDepth)
+  retry.io.flush := io.abort
+  private val retryDue = retry.io.pop.valid && (now - retry.io.pop.stamp) >= retryDelay
+
+  // ---- tag pipeline
+  private val tags = Vec.fill(writeStage + 1)(Reg(LaneTag(cfg, W)))
   tags.foreach(_.valid.init(False))
-  private def inFlight(a: UInt): Bool = hazardTaps.map(i => tags(i).valid && tags(i).addr === a).orR
 
-  // ---- the slot's decision
-  fifos.io.window := slot
-  fifos.io.nextWindow := slot.getAheadValue()
-  fifos.io.probeTag := newTag
-  private val headReady = io.slotting && fifos.io.headValid && !inFlight(fifos.io.headTag)
-  private val newFree = newNonZero && !inFlight(newTag) && !fifos.io.probeHit
-  private val issueHead = headReady
-  private val issueNew = !headReady && newActive && newFree
-  private val pushNew = newActive && newNonZero && !issueNew && (!fifos.io.full || issueHead)
-  private val advance = newActive && (!newNonZero || issueNew || pushNew)
-  fifos.io.pop := issueHead
-  fifos.io.push := pushNew
-  fifos.io.pushTag := newTag
-  fifos.io.pushData := digit.negative ## job.payload.q
-  fifos.io.clear := io.abort || io.start
-  job.ready := advance && cursor === W - 1
+  // ---- partial buckets: owner (window, address) once claimed, busy while an addition to it is in flight
+  private val owned = Vec.fill(S)(RegInit(False))
+  private val owner = Vec.fill(S)(Reg(LaneAddress(cfg, W)))
+  private val partialBusy = Vec.fill(S)(RegInit(False))
+
+  // ---- stage C
+  private val cValid = RegInit(False)
+  private val c = Reg(LaneOp(cfg, W))
+  private val dValid = RegInit(False)
+  private val d = Reg(LaneOp(cfg, W))
+  private val room = retry.io.occupancy +^ U(cValid) +^ U(dValid) < cfg.retryDepth
+  private val takeRetry = retryDue
+  private val takeNew = !retryDue && nextOp.valid && room
+  retry.io.pop.ready := takeRetry
+  nextOp.ready := takeNew
+  cValid := takeRetry || takeNew
+  c := Mux(takeRetry, retry.io.pop.payload, nextOp.payload)
+  // hazards of stage D, one cycle early: stages 0..latency - 1 now are stages 1..latency then
+  private val dHazard = Reg(Bool())
+  dHazard := (0 until hazardStages - 1).map(i => tags(i).sameBucket(c.bucket)).orR
+  private val dOwns = Reg(Bits(S bits))
+  dOwns := Vec((0 until S).map(s => owned(s) && owner(s).window === c.bucket.window &&
+    owner(s).addr === c.bucket.addr)).asBits
+
+  // ---- stage D: the decision
+  dValid := cValid
+  d := c
+  private val claimedLast = RegInit(False)   // a partial bucket was claimed last cycle (its owner is news to dOwns)
+  private val claimedSlot = Reg(UInt(log2Up(S) bits))
+  private val claimedFor = Reg(LaneAddress(cfg, W))
+  private val sameAsClaimed = claimedLast && claimedFor.window === d.bucket.window && claimedFor.addr === d.bucket.addr
+  private val owns = dOwns | (UIntToOh(claimedSlot, S) & B(S bits, default -> sameAsClaimed))
+  private val mainBusy = dHazard || tags(0).sameBucket(d.bucket)
+  private val ownsIdle = owns & ~partialBusy.asBits
+  private val free = ~owned.asBits
+  private val useOwned = ownsIdle.orR
+  private val mayClaim = d.retried && free.orR
+  private val issueMain = dValid && !mainBusy
+  private val issuePartial = dValid && mainBusy && (useOwned || mayClaim)
+  private val claim = issuePartial && !useOwned
+  private val defer = dValid && mainBusy && !useOwned && !mayClaim
+  private val slot = OHToUInt(OHMasking.first(Mux(useOwned, ownsIdle, free)))
+
+  retry.io.push.valid := defer
+  retry.io.push.payload.bucket := d.bucket
+  retry.io.push.payload.negative := d.negative
+  retry.io.push.payload.q := d.q
+  retry.io.push.payload.retried := True
+  retry.io.push.payload.stamp := now
+  claimedLast := claim
+  claimedSlot := slot
+  claimedFor := d.bucket
+  when(claim) { owned(slot) := True; owner(slot) := d.bucket }
+  when(issuePartial) { partialBusy(slot) := True }
+  private val wbSoon = tags(hazardStages - 1) // its bucket is free for the decision of the next cycle
+  when(wbSoon.valid && wbSoon.partial) { partialBusy(wbSoon.slot) := False }
 
   private val issueQ = Reg(Bits(3 * n bits))
   private val issueNeg = Reg(Bool())
-  tags(0).valid := issueHead || issueNew
-  tags(0).window := slot
-  tags(0).addr := Mux(issueHead, fifos.io.headTag, newTag)
-  issueQ := Mux(issueHead, fifos.io.headData(3 * n - 1 downto 0), job.payload.q)
-  issueNeg := Mux(issueHead, fifos.io.headData.msb, digit.negative)
+  tags(0).valid := issueMain || issuePartial
+  tags(0).partial := !issueMain
+  tags(0).fresh := claim
+  tags(0).bucket := d.bucket
+  tags(0).slot := slot
+  issueQ := d.q
+  issueNeg := d.negative
   for (i <- 1 to writeStage) tags(i) := tags(i - 1)
 
-  when(io.slotting) {
-    slot := Mux(slot === W - 1, U(0), slot + 1)
-    when(issueHead || issueNew) { busyCycles := busyCycles + 1 }
-    when(pushNew) { deferred := deferred + 1 }
-    when(newActive && !advance) { stalls := stalls + 1 }
-    when(io.due && cursor === slot && !job.valid) { starved := starved + 1 }
-  }
-  when(advance) { cursor := Mux(cursor === W - 1, U(0), cursor + 1) }
+  when(issueMain || issuePartial) { busyCycles := busyCycles + 1 }
+  when(issuePartial) { spilled := spilled + 1 }
+  when(defer) { deferred := deferred + 1 }
+  when(nextOp.valid && !retryDue && !room) { stalls := stalls + 1 }
+  when(io.due && !job.valid && !(issueMain || issuePartial)) { starved := starved + 1 }
   when(io.start) {
-    slot := 0; cursor := 0
     busyCycles := 0; small.foreach(_ := 0)
+    owned.foreach(_ := False)
   }
-  when(io.abort) { tags.foreach(_.valid := False) }
-  io.idle := !job.valid && fifos.io.empty && !tags.map(_.valid).orR
+  when(io.abort) {
+    tags.foreach(_.valid := False)
+    cValid := False; dValid := False; claimedLast := False
+    taken := 0
+    owned.foreach(_ := False); partialBusy.foreach(_ := False)
+  }
+  io.idle := !job.valid && !nextOp.valid && !cValid && !dValid && !retry.io.pop.valid && !tags.map(_.valid).orR
 
-  // ---- adder: bucket read one cycle after issue
-  private val readData = Vec(memories.map(_.io.readData))
-  adder.io.input.valid := tags(1).valid
-  for (i <- 0 until 4) adder.io.input.payload.s(i) := readData(tags(1).window)(n * i, n bits).asUInt
-  for (i <- 0 until 3) adder.io.input.payload.q(i) := RegNext(issueQ(n * i, n bits)).asUInt
-  adder.io.input.payload.negate := RegNext(issueNeg)
-  private val wb = tags(writeStage)
-  private val wbData = adder.io.output.payload.asBits
-  io.roData := readData(RegNext(io.roRead.window))
-
+  // ---- adder: bucket or partial bucket read one cycle after issue (the identity for a fresh partial bucket)
   private val identity: Bits = {
     val v = Seq(f.toMont(2), f.toMont(2), f.toMont(4), BigInt(0))
     B(v.zipWithIndex.map { case (x, i) => x << (n * i) }.sum, 4 * n bits)
   }
+  private val partials = Mem(Bits(4 * n bits), S)
+  private val partialAddr = Mux(io.partialRead.valid, io.partialRead.payload, tags(0).slot)
+  private val partialData = partials.readSync(partialAddr, enable = io.partialRead.valid || tags(0).valid)
+  private val readData = Vec(memories.map(_.io.readData))
+  private val operand = Mux(tags(1).partial, Mux(tags(1).fresh, identity, partialData), readData(tags(1).bucket.window))
+  adder.io.input.valid := tags(1).valid
+  for (i <- 0 until 4) adder.io.input.payload.s(i) := operand(n * i, n bits).asUInt
+  for (i <- 0 until 3) adder.io.input.payload.q(i) := RegNext(issueQ(n * i, n bits)).asUInt
+  adder.io.input.payload.negate := RegNext(issueNeg)
+  private val wb = tags(writeStage)
+  private val wbData = adder.io.output.payload.asBits
+  partials.write(wb.slot, wbData, enable = wb.valid && wb.partial)
+  io.roData := readData(RegNext(io.roRead.window))
+
+  // ---- read-out of the partial buckets
+  private val partialSlot = RegNext(io.partialRead.payload)
+  private val claimed = owned(partialSlot)
+  io.partialWindow := Mux(claimed, Vec(windows.map(j => U(j, 7 bits)))(owner(partialSlot).window), U(0, 7 bits))
+  io.partialBucket := Mux(claimed, owner(partialSlot).addr.resize(21) + 1, U(0, 21 bits))
+  io.partialData := Mux(claimed, partialData, identity)
+
   for ((m, k) <- memories.zipWithIndex) {
-    m.io.read.valid := (tags(0).valid && tags(0).window === k) || (io.roRead.valid && io.roRead.window === k)
-    m.io.read.payload := Mux(io.roRead.valid, io.roRead.addr, tags(0).addr)
-    val wbHere = wb.valid && wb.window === k
+    m.io.read.valid := (tags(0).valid && !tags(0).partial && tags(0).bucket.window === k) ||
+      (io.roRead.valid && io.roRead.window === k)
+    m.io.read.payload := Mux(io.roRead.valid, io.roRead.addr, tags(0).bucket.addr)
+    val wbHere = wb.valid && !wb.partial && wb.bucket.window === k
     val clearHere = io.clear.valid && io.clear.payload < m.buckets
     val roHere = io.roWrite.valid && io.roWrite.window === k
     m.io.write.valid := wbHere || clearHere || roHere
-    m.io.write.payload.address := Mux(wbHere, wb.addr, Mux(clearHere, io.clear.payload.resize(cfg.addrBits),
+    m.io.write.payload.address := Mux(wbHere, wb.bucket.addr, Mux(clearHere, io.clear.payload.resize(cfg.addrBits),
       io.roWrite.addr))
     m.io.write.payload.data := Mux(wbHere, wbData, identity)
   }

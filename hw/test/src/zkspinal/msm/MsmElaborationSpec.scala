@@ -17,28 +17,32 @@ class MsmElaborationSpec extends AnyFunSuite {
   test("configurations reject what the engine cannot build") {
     assertThrows[IllegalArgumentException](MsmConfig("short", windows = Seq(13, 13)))              // 26 < 253 bits
     assertThrows[IllegalArgumentException](MsmConfig("one", windows = Seq(24), scalarBound = Some(BigInt(1) << 20)))
-    assertThrows[IllegalArgumentException](MsmConfig("fifo", stallDepth = 6))
+    assertThrows[IllegalArgumentException](MsmConfig("fifo", retryDepth = 6))
     assertThrows[IllegalArgumentException](MsmConfig("bound", scalarBound = Some(BigInt(1))))
   }
 
-  test("hazard taps are the same-window positions within the write-back distance, per adder") {
+  test("the hazard check spans the write-back distance; a retry waits until then; records after the buckets") {
     for (cfg <- Seq(MsmConfig.smallModel, MsmConfig.small2Model)) {
       var core: MsmCore = null
       SpinalConfig(targetDirectory = "build/elab").generateVerilog { core = new MsmCore(cfg); core }
       assert(core.lanes.size == cfg.adders)
       for (lane <- core.lanes) {
-        val w = lane.windows.size
         assert(lane.latency == lane.adder.latency && lane.writeStage == lane.latency + 1)
-        assert(lane.hazardTaps == (0 to lane.latency).filter(i => (i + 1) % w == 0))
-        assert(lane.hazardTaps.size == (lane.latency + 1) / w)
+        assert(lane.hazardStages == lane.writeStage && lane.retryDelay == lane.writeStage + 1)
       }
+      assert(cfg.partialRecords == (cfg.adders - 1) * (0 until cfg.shared).map(cfg.buckets).sum + cfg.adders * cfg.partialSlots)
     }
   }
 
-  test("adders own interleaved windows, every window exactly once") {
+  test("adders hold the shared low windows and split the others evenly, every window somewhere") {
     val c = MsmConfig.vu9p
-    assert(c.adders == 2 && c.laneWindows(0) == (0 until 20 by 2) && c.laneWindows(1) == (1 until 20 by 2))
-    assert(MsmConfig.small2.laneWindows(0) == Seq(0, 2) && MsmConfig.small2.laneWindows(1) == Seq(1, 3))
-    assertThrows[IllegalArgumentException](MsmConfig.small.copy(adders = 3)) // 4 windows: one adder would get one
+    assert(c.adders == 2 && c.shared == 2)
+    assert(c.laneWindows(0) == Seq(0, 1) ++ (2 until 20 by 2) && c.laneWindows(1) == Seq(0, 1) ++ (3 until 20 by 2))
+    assert(c.partialRecords == 2 * 4096 + 2 * c.partialSlots)
+    assert(MsmConfig.small2.laneWindows(0) == Seq(0, 1, 2) && MsmConfig.small2.laneWindows(1) == Seq(0, 1, 3))
+    assert(MsmConfig.small.shared == 0 && MsmConfig.small.laneWindows(0) == (0 until 4))
+    assert(MsmConfig.small.partialRecords == MsmConfig.small.partialSlots)
+    assertThrows[IllegalArgumentException](MsmConfig.small.copy(adders = 3)) // 2 windows above the shared: not 3 ways
+    assertThrows[IllegalArgumentException](MsmConfig.vu9p.copy(sharedWindows = 3)) // 17 owned windows on 2 adders
   }
 }
