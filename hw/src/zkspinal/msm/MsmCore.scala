@@ -78,32 +78,44 @@ class MsmCore(val cfg: MsmConfig) extends Component {
   private val due = accumulating && consumed =/= countR
   private val startNow = io.start && phase === MsmPhase.IDLE
 
-  // ---- one point to every lane's queue at once
-  private val admitted = io.jobs.continueWhen(due)
-  private val forks = StreamFork(admitted, N, synchronous = true)
+  // Every signal to a lane leaves a register here and every signal from a lane enters one (the lanes may sit in
+  // other SLRs: flop-to-flop crossings).  Points travel on credits: a lane takes a point only into a free queue
+  // entry, so no ready signal crosses.
+  private def toLane[T <: Data](x: T): T = RegNext(x)
+  private def fromLane[T <: Data](x: T): T = RegNext(x)
+  private val abortR = RegNext(io.abort) init (False)
+
+  // ---- one point to every lane's queue at once (a lane whose digits of it are all zero does not take it)
   // point i's digits of the shared windows go to lane i mod N
   private val turn = Reg(UInt(log2Up(N) max 1 bits)) init (0)
+  private val credits = Vec.fill(N)(Reg(UInt(log2Up(cfg.laneQueueDepth + 1) bits)) init (cfg.laneQueueDepth))
+  private val admitted = io.jobs.continueWhen(due && credits.map(_ =/= 0).andR)
+  admitted.ready := True
   when(admitted.fire) { turn := (if (N == 1) U(0) else Mux(turn === N - 1, U(0), turn + 1)) }
-  when(startNow) { turn := 0 }
   for ((lane, l) <- lanes.zipWithIndex) {
-    val digits = Vec(lane.windows.map { j =>
+    val job = LaneJob(cfg, lane.windows.size)
+    for ((j, k) <- lane.windows.zipWithIndex) {
       val src = io.jobs.payload.digits(j)
-      val d = Digit(cfg.addrBits)
-      d.negative := src.negative
-      d.bucket := src.bucket
-      d.nonZero := (if (cfg.isShared(j)) src.nonZero && turn === l else src.nonZero)
-      d
-    })
-    lane.io.jobs << forks(l).throwWhen(!digits.map(_.nonZero).orR).translateWith {
-      val j = LaneJob(cfg, lane.windows.size)
-      j.digits := digits
-      j.q := io.jobs.payload.q
-      j
+      job.digits(k).negative := src.negative
+      job.digits(k).bucket := src.bucket
+      job.digits(k).nonZero := (if (cfg.isShared(j)) src.nonZero && turn === l else src.nonZero)
     }
-    lane.io.start := startNow
-    lane.io.due := due
-    lane.io.abort := io.abort
+    job.q := io.jobs.payload.q
+    val takes = admitted.fire && job.digits.map(_.nonZero).orR
+    lane.io.jobs.valid := toLane(takes) init (False)
+    lane.io.jobs.payload := toLane(job)
+    val back = fromLane(lane.io.credit) init (False)
+    credits(l) := credits(l) - U(takes) + U(back)
+    lane.io.start := toLane(startNow) init (False)
+    lane.io.due := toLane(due) init (False)
+    lane.io.abort := abortR
   }
+  when(startNow) {
+    turn := 0
+    credits.foreach(_ := cfg.laneQueueDepth)
+  }
+  private val allCredits = credits.map(_ === cfg.laneQueueDepth).andR
+  private val lanesIdle = lanes.map(l => fromLane(l.io.idle) init (False)).andR
   io.waiting := due && !io.jobs.valid
   when(admitted.fire) { consumed := consumed + 1 }
   when(accumulating || phase === MsmPhase.FLUSH) { accCycles := accCycles + 1 }
@@ -112,56 +124,57 @@ class MsmCore(val cfg: MsmConfig) extends Component {
   // ---- clear
   private val maxBuckets = (0 until W).map(cfg.buckets).max
   private val clr = Reg(UInt(cfg.addrBits + 1 bits)) init (0)
-  lanes.foreach { l => l.io.clear.valid := phase === MsmPhase.CLEAR; l.io.clear.payload := clr }
+  private val clearing = Flow(UInt(cfg.addrBits + 1 bits))
+  clearing.valid := phase === MsmPhase.CLEAR
+  clearing.payload := clr
+  lanes.foreach { l => l.io.clear := toLane(clearing); l.io.clear.valid.init(False) }
 
   // ---- read-out: segment by segment (a window of one lane), then the partial buckets.  Segments: every window j
-  // in order (a shared one from lane 0's copy), then lanes 1.. copies of the shared windows.
+  // in order (a shared one from lane 0's copy), then lanes 1.. copies of the shared windows.  Requests go out one
+  // per cycle while the record FIFO has room for every request in flight.
   private case class Segment(lane: Int, local: Int, window: Int) { def buckets: Int = cfg.buckets(window) }
   private val segments: Seq[Segment] =
     (0 until W).map { j => val l = if (cfg.isShared(j)) 0 else (0 until N).find(cfg.laneWindows(_).contains(j)).get
       Segment(l, cfg.laneWindows(l).indexOf(j), j) } ++
       (1 until N).flatMap(l => (0 until cfg.shared).map(j => Segment(l, j, j)))
+  private val S = cfg.partialSlots
+  /** records of a read-out: every segment's buckets, then every lane's partial buckets */
+  val readOutRecords: Int = segments.map(_.buckets).sum + N * S
+  assert(readOutRecords == cfg.totalBuckets + cfg.partialRecords)
   private val localBits = log2Up(lanes.map(_.windows.size).max)
   private val segLane = Vec(segments.map(g => U(g.lane, log2Up(N) max 1 bits)))
   private val segLocal = Vec(segments.map(g => U(g.local, localBits bits)))
-  private val segWindow = Vec(segments.map(g => U(g.window, 7 bits)))
   private val segLast = Vec(segments.map(g => U(g.buckets - 1, cfg.addrBits bits)))
   private val roSeg = Reg(UInt(log2Up(segments.size) bits)) init (0)
   private val roAddr = Reg(UInt(cfg.addrBits bits)) init (0)
-  private val roPending = RegInit(False)
-  private val roBuckets = RegInit(False)    // every segment issued: the partial buckets follow
-  private val roFinished = RegInit(False)
-  private val S = cfg.partialSlots
+  private val roBuckets = RegInit(False)    // every segment requested: the partial buckets follow
+  private val roFinished = RegInit(False)   // every record requested
   private val roPart = Reg(UInt(log2Up(N * S) bits)) init (0) // partial record: lane roPart / S, slot roPart % S
-  private val roPartLane = roPart / S
-  private val roPartSlot = (roPart % S).resize(log2Up(S))
-  private val roPartP = RegNext(roPart)
-  private val roFromPartial = RegNext(roBuckets)
-  private val outValid = RegInit(False)
-  private val outRec = Reg(BucketRecord(cfg))
-  private val roIssue = phase === MsmPhase.READOUT && !roPending && !outValid && !roFinished
-  private val roLane = segLane(roSeg)
-  private val roSegP = RegNext(roSeg)
-  private val roLaneP = RegNext(roLane)
-  private val roLocalP = RegNext(segLocal(roSeg))
-  private val roAddrP = RegNext(roAddr)
+  private val fifoDepth = 16
+  private val records = StreamFifo(ReadOutRecord(cfg), fifoDepth)
+  private val inFlight = Reg(UInt(log2Up(fifoDepth + 1) bits)) init (0)
+  private val room = inFlight +^ records.io.occupancy < fifoDepth
+  private val roIssue = phase === MsmPhase.READOUT && !roFinished && room
+  private val reqLane = Mux(roBuckets, (roPart / S).resize(log2Up(N) max 1), segLane(roSeg))
   for ((lane, l) <- lanes.zipWithIndex) {
-    lane.io.roRead.valid := roIssue && !roBuckets && roLane === l
-    lane.io.roRead.window := segLocal(roSeg).resized
-    lane.io.roRead.addr := roAddr
-    lane.io.roWrite.valid := roPending && !roFromPartial && roLaneP === l
-    lane.io.roWrite.window := roLocalP.resized
-    lane.io.roWrite.addr := roAddrP
-    lane.io.partialRead.valid := roIssue && roBuckets && roPartLane === l
-    lane.io.partialRead.payload := roPartSlot
+    val req = Flow(ReadOutRequest(cfg, lane.windows.size))
+    req.valid := roIssue && reqLane === l
+    req.partial := roBuckets
+    req.bucket.window := segLocal(roSeg).resized
+    req.bucket.addr := roAddr
+    req.slot := (roPart % S).resize(log2Up(S))
+    lane.io.readOut := toLane(req)
+    lane.io.readOut.valid.init(False)
   }
-
-  private val lastPartial = roPart === N * S - 1
+  private val returned = lanes.map { l => val r = fromLane(l.io.readOutData); r.valid.init(False); r }
+  records.io.push.valid := returned.map(_.valid).orR && phase === MsmPhase.READOUT
+  records.io.push.payload := (if (N == 1) returned.head.payload else MuxOH(Vec(returned.map(_.valid)), Vec(returned.map(_.payload))))
+  records.io.flush := io.abort || startNow
+  inFlight := inFlight + U(roIssue) - U(records.io.push.fire)
   when(roIssue) {
-    roPending := True
     when(roBuckets) {
       roPart := roPart + 1
-      when(lastPartial) { roFinished := True }
+      when(roPart === N * S - 1) { roFinished := True }
     } otherwise {
       val lastInSegment = roAddr === segLast(roSeg)
       roAddr := Mux(lastInSegment, U(0), roAddr + 1)
@@ -170,28 +183,18 @@ class MsmCore(val cfg: MsmConfig) extends Component {
       }
     }
   }
-  private def ofLane[T <: Data](f: MsmLane => T, l: UInt): T = if (N == 1) f(lanes.head) else Vec(lanes.map(f))(l)
-  private val partLaneP = (roPartP / S).resize(log2Up(N) max 1)
-  when(roPending) {
-    roPending := False
-    outValid := True
-    when(roFromPartial) {
-      outRec.value := ofLane(_.io.partialData, partLaneP)
-      outRec.window := ofLane(_.io.partialWindow, partLaneP)
-      outRec.bucket := ofLane(_.io.partialBucket, partLaneP)
-      outRec.last := roPartP === N * S - 1
-    } otherwise {
-      outRec.value := ofLane(_.io.roData, roLaneP)
-      outRec.window := segWindow(roSegP)
-      outRec.bucket := roAddrP.resize(21) + 1
-      outRec.last := False
-    }
+  private val sent = Reg(UInt(log2Up(readOutRecords) bits)) init (0)
+  io.buckets << records.io.pop.translateWith {
+    val b = BucketRecord(cfg)
+    b.value := records.io.pop.value
+    b.window := records.io.pop.window
+    b.bucket := records.io.pop.bucket
+    b.last := sent === readOutRecords - 1
+    b
   }
-  io.buckets.valid := outValid
-  io.buckets.payload := outRec
   when(io.buckets.fire) {
-    outValid := False
-    when(outRec.last) {
+    sent := sent + 1
+    when(io.buckets.last) {
       phase := MsmPhase.IDLE
       doneR := True
       dirty := False
@@ -206,7 +209,7 @@ class MsmCore(val cfg: MsmConfig) extends Component {
         cycles := 0; accCycles := 0
         consumed := 0; countR := io.count; doneR := False
         clr := 0
-        roSeg := 0; roAddr := 0; roBuckets := False; roPart := 0; roFinished := False
+        roSeg := 0; roAddr := 0; roBuckets := False; roPart := 0; roFinished := False; inFlight := 0; sent := 0
         phase := Mux(dirty, MsmPhase.CLEAR, MsmPhase.ACCUMULATE)
       }
     }
@@ -219,12 +222,9 @@ class MsmCore(val cfg: MsmConfig) extends Component {
       when(consumed === countR) { phase := MsmPhase.FLUSH }
     }
     is(MsmPhase.FLUSH) {
-      when(lanes.map(_.io.idle).andR) { phase := MsmPhase.READOUT }
+      // every point back out of the queues (all credits home) and every lane idle for it
+      when(allCredits && lanesIdle && !lanes.map(_.io.jobs.valid).orR) { phase := MsmPhase.READOUT }
     }
   }
-  when(io.abort) {
-    phase := MsmPhase.IDLE
-    outValid := False
-    roPending := False
-  }
+  when(io.abort) { phase := MsmPhase.IDLE }
 }

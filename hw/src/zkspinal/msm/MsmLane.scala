@@ -67,18 +67,15 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   private val n = cfg.curve.field.width
   private val f = cfg.curve.field
   val io = new Bundle {
-    val jobs = slave(Stream(LaneJob(cfg, W)))
-    val start = in(Bool())      // a job begins: partial buckets released, counters restart
+    // every input is registered here and every output leaves a register (the lane may sit in another SLR)
+    val jobs = slave(Flow(LaneJob(cfg, W)))  // the engine sends a point only with a credit (a free queue entry)
+    val credit = out(Bool())    // a queue entry was freed: one more credit
+    val start = in(Bool())      // a job begins: queue emptied, partial buckets released, counters restart
     val due = in(Bool())        // points are still due at the engine's input (the starved counter)
     val abort = in(Bool())      // drop the queue, the retry queue and every addition in flight
     val clear = slave(Flow(UInt(cfg.addrBits + 1 bits))) // write the identity at this address of every window
-    val roRead = slave(Flow(LaneAddress(cfg, W)))        // read-out: read ...
-    val roData = out(Bits(4 * n bits))                    // ... returned one cycle later
-    val roWrite = slave(Flow(LaneAddress(cfg, W)))       // read-out: the bucket read becomes the identity
-    val partialRead = slave(Flow(UInt(log2Up(S) bits)))  // read-out of a partial bucket: one cycle later its
-    val partialWindow = out(UInt(7 bits))                 // bucket's engine window index and k (address + 1) and
-    val partialBucket = out(UInt(21 bits))                // its value; an unclaimed one reads as the identity
-    val partialData = out(Bits(4 * n bits))               // tagged window 0, bucket 0
+    val readOut = slave(Flow(ReadOutRequest(cfg, W)))    // read a bucket (then cleared to the identity) or a
+    val readOutData = master(Flow(ReadOutRecord(cfg)))   // partial bucket: its record, a few cycles later
     val idle = out(Bool())      // nothing queued, waiting or in flight
     val busyCycles = out(UInt(64 bits))
     val stalls, deferred, starved, spilled = out(UInt(32 bits))
@@ -94,10 +91,24 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   require(retryDelay < (1 << (LaneOp.stampBits - 1)), "the retry stamp must span the retry delay")
 
   val memories = windows.map(j => new BucketMemory(cfg.buckets(j), 4 * n, cfg.addrBits))
+  // ---- the inputs, registered
+  private val jobIn = RegNext(io.jobs).setName("jobIn")
+  jobIn.valid.init(False)
+  private val start = RegNext(io.start) init (False)
+  private val abort = RegNext(io.abort) init (False)
+  private val due = RegNext(io.due) init (False)
+  private val clear = RegNext(io.clear)
+  clear.valid.init(False)
+  private val ro = RegNext(io.readOut)
+  ro.valid.init(False)
+
   private val queue = StreamFifo(LaneJob(cfg, W), cfg.laneQueueDepth)
-  queue.io.push << io.jobs
-  queue.io.flush := io.abort
+  queue.io.push.valid := jobIn.valid
+  queue.io.push.payload := jobIn.payload
+  assert(!jobIn.valid || queue.io.push.ready, "MsmLane: a point arrived without a credit")
+  queue.io.flush := abort || start
   private val job = queue.io.pop
+  io.credit := RegNext(job.fire && !abort && !start) init (False)
 
   private val busyCycles = Reg(UInt(64 bits)) init (0)
   private val small = Seq.fill(4)(Reg(UInt(32 bits)) init (0))
@@ -123,11 +134,11 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   expanded.stamp := 0
   when(expanded.fire) { taken := Mux(lastOfPoint, B(0, W bits), taken | pick) }
   job.ready := (expanded.fire && lastOfPoint) || (job.valid && !remaining.orR)
-  private val nextOp = expanded.m2sPipe(flush = io.abort)
+  private val nextOp = expanded.m2sPipe(flush = abort)
 
   // ---- retry queue
   private val retry = StreamFifo(LaneOp(cfg, W), cfg.retryDepth)
-  retry.io.flush := io.abort
+  retry.io.flush := abort
   private val retryDue = retry.io.pop.valid && (now - retry.io.pop.stamp) >= retryDelay
 
   // ---- tag pipeline
@@ -206,18 +217,19 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   when(issuePartial) { spilled := spilled + 1 }
   when(defer) { deferred := deferred + 1 }
   when(nextOp.valid && !retryDue && !room) { stalls := stalls + 1 }
-  when(io.due && !job.valid && !(issueMain || issuePartial)) { starved := starved + 1 }
-  when(io.start) {
+  when(due && !job.valid && !(issueMain || issuePartial)) { starved := starved + 1 }
+  when(start) {
     busyCycles := 0; small.foreach(_ := 0)
     owned.foreach(_ := False)
   }
-  when(io.abort) {
+  when(abort) {
     tags.foreach(_.valid := False)
     cValid := False; dValid := False; claimedLast := False
     taken := 0
     owned.foreach(_ := False); partialBusy.foreach(_ := False)
   }
-  io.idle := !job.valid && !nextOp.valid && !cValid && !dValid && !retry.io.pop.valid && !tags.map(_.valid).orR
+  io.idle := RegNext(!jobIn.valid && !job.valid && !nextOp.valid && !cValid && !dValid && !retry.io.pop.valid &&
+    !tags.map(_.valid).orR) init (False)
 
   // ---- adder: bucket or partial bucket read one cycle after issue (the identity for a fresh partial bucket)
   private val identity: Bits = {
@@ -225,8 +237,9 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
     B(v.zipWithIndex.map { case (x, i) => x << (n * i) }.sum, 4 * n bits)
   }
   private val partials = Mem(Bits(4 * n bits), S)
-  private val partialAddr = Mux(io.partialRead.valid, io.partialRead.payload, tags(0).slot)
-  private val partialData = partials.readSync(partialAddr, enable = io.partialRead.valid || tags(0).valid)
+  private val roPartial = ro.valid && ro.partial
+  private val partialAddr = Mux(roPartial, ro.slot, tags(0).slot)
+  private val partialData = partials.readSync(partialAddr, enable = roPartial || tags(0).valid)
   private val readData = Vec(memories.map(_.io.readData))
   private val operand = Mux(tags(1).partial, Mux(tags(1).fresh, identity, partialData), readData(tags(1).bucket.window))
   adder.io.input.valid := tags(1).valid
@@ -236,25 +249,49 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   private val wb = tags(writeStage)
   private val wbData = adder.io.output.payload.asBits
   partials.write(wb.slot, wbData, enable = wb.valid && wb.partial)
-  io.roData := readData(RegNext(io.roRead.window))
 
-  // ---- read-out of the partial buckets
-  private val partialSlot = RegNext(io.partialRead.payload)
-  private val claimed = owned(partialSlot)
-  io.partialWindow := Mux(claimed, Vec(windows.map(j => U(j, 7 bits)))(owner(partialSlot).window), U(0, 7 bits))
-  io.partialBucket := Mux(claimed, owner(partialSlot).addr.resize(21) + 1, U(0, 21 bits))
-  io.partialData := Mux(claimed, partialData, identity)
+  // ---- read-out: the request's record one cycle after the memory read; a bucket read becomes the identity
+  private val got = RegNext(ro)
+  got.valid.init(False)
+  private val claimed = owned(got.slot)
+  private val record = ReadOutRecord(cfg)
+  private val globalWindow = Vec(windows.map(j => U(j, 7 bits)))
+  when(got.partial) {
+    record.value := Mux(claimed, partialData, identity)
+    record.window := Mux(claimed, globalWindow(owner(got.slot).window), U(0, 7 bits))
+    record.bucket := Mux(claimed, owner(got.slot).addr.resize(21) + 1, U(0, 21 bits))
+  } otherwise {
+    record.value := readData(got.bucket.window)
+    record.window := globalWindow(got.bucket.window)
+    record.bucket := got.bucket.addr.resize(21) + 1
+  }
+  io.readOutData := RegNext(got.translateWith(record))
+  io.readOutData.valid.init(False)
 
   for ((m, k) <- memories.zipWithIndex) {
-    m.io.read.valid := (tags(0).valid && !tags(0).partial && tags(0).bucket.window === k) ||
-      (io.roRead.valid && io.roRead.window === k)
-    m.io.read.payload := Mux(io.roRead.valid, io.roRead.addr, tags(0).bucket.addr)
+    val roHere = ro.valid && !ro.partial && ro.bucket.window === k
+    m.io.read.valid := (tags(0).valid && !tags(0).partial && tags(0).bucket.window === k) || roHere
+    m.io.read.payload := Mux(roHere, ro.bucket.addr, tags(0).bucket.addr)
     val wbHere = wb.valid && !wb.partial && wb.bucket.window === k
-    val clearHere = io.clear.valid && io.clear.payload < m.buckets
-    val roHere = io.roWrite.valid && io.roWrite.window === k
-    m.io.write.valid := wbHere || clearHere || roHere
-    m.io.write.payload.address := Mux(wbHere, wb.bucket.addr, Mux(clearHere, io.clear.payload.resize(cfg.addrBits),
-      io.roWrite.addr))
+    val clearHere = clear.valid && clear.payload < m.buckets
+    val readHere = got.valid && !got.partial && got.bucket.window === k
+    m.io.write.valid := wbHere || clearHere || readHere
+    m.io.write.payload.address := Mux(wbHere, wb.bucket.addr, Mux(clearHere, clear.payload.resize(cfg.addrBits),
+      got.bucket.addr))
     m.io.write.payload.data := Mux(wbHere, wbData, identity)
   }
+}
+
+/** A read-out request to a lane: bucket (local window, address), or partial bucket `slot` when `partial`. */
+case class ReadOutRequest(cfg: MsmConfig, windows: Int) extends Bundle {
+  val partial = Bool()
+  val bucket = LaneAddress(cfg, windows)
+  val slot = UInt(log2Up(cfg.partialSlots) bits)
+}
+
+/** A record of the read-out: (U, V, W, T) and the (window, k) tag it goes out with. */
+case class ReadOutRecord(cfg: MsmConfig) extends Bundle {
+  val value = Bits(4 * cfg.curve.field.width bits)
+  val window = UInt(7 bits)
+  val bucket = UInt(21 bits)
 }

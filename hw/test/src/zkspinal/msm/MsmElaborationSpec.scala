@@ -45,4 +45,25 @@ class MsmElaborationSpec extends AnyFunSuite {
     assertThrows[IllegalArgumentException](MsmConfig.small.copy(adders = 3)) // 2 windows above the shared: not 3 ways
     assertThrows[IllegalArgumentException](MsmConfig.vu9p.copy(sharedWindows = 3)) // 17 owned windows on 2 adders
   }
+
+  test("every signal between the engine and a lane leaves a register and lands in one (SLR crossings)") {
+    var core: MsmCore = null
+    val report = SpinalConfig(targetDirectory = "build/elab").generateVerilog { core = new MsmCore(MsmConfig.small2Model); core }
+    for (lane <- core.lanes) {
+      val (ins, outs) = lane.io.flatten.partition(_.isInput)
+      for (s <- ins) assert(s.getSingleDriver.exists(_.isReg), s"${s.getName()}: not driven by a register of the engine")
+      for (s <- outs) assert(s.getSingleDriver.exists(_.isReg), s"${s.getName()}: not driven by a register of the lane")
+    }
+    // inside each lane module, an input is only ever the right-hand side of a register assignment
+    val verilog = scala.io.Source.fromFile(s"build/elab/${report.toplevelName}.v").mkString
+    val laneModules = "(?s)module (MsmLane\\w*) \\((.*?)\\nendmodule".r.findAllMatchIn(verilog).toSeq
+    assert(laneModules.size == 2)
+    for (m <- laneModules) {
+      val body = m.group(2)
+      val inputs = "input\\s+(?:wire\\s+)?(?:\\[[^\\]]*\\]\\s*)?(io_\\w+)".r.findAllMatchIn(body).map(_.group(1)).toSeq
+      assert(inputs.exists(_.startsWith("io_jobs")) && inputs.exists(_.startsWith("io_readOut")))
+      for (in <- inputs; line <- body.linesIterator if s"\\b$in\\b".r.findFirstIn(line).nonEmpty && !line.contains("input"))
+        assert(line.trim.matches(s"\\w+ <= $in;"), s"${m.group(1)}: $in used outside a register: ${line.trim}")
+    }
+  }
 }
