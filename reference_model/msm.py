@@ -23,8 +23,10 @@ Signed-digit recoding (windows w_0 .. w_{W-1} from the least significant bit, of
   Hardcaml read back all 4,095 non-zero values of its unsigned 12-bit top window: 69,631).
 
 Bucket contents: every bucket starts as the identity accumulator and receives its points in increasing point
-index.  An engine that keeps that per-bucket order returns these values bit for bit; one that reorders returns
-the same points in other projective coordinates (compare with buckets_equivalent).
+index.  An engine that keeps that per-bucket order returns these values bit for bit; ours reorders (a bucket that
+is busy in the adder pipeline lets later additions go first) and spreads a hot bucket over partial buckets that
+follow the buckets in the read-out (WindowLayout.partials records, each tagged with its bucket, merged on the host:
+merge_partials), so it returns the same points in other projective coordinates (compare with same_buckets).
 """
 from __future__ import annotations
 
@@ -40,8 +42,11 @@ MAX_WINDOWS = 127                   # the window tag is 7 bits wide
 
 @dataclass(frozen=True)
 class WindowLayout:
+    """widths least significant first; order = the scalar bound; partials = partial bucket records after the
+    buckets in an engine's read-out (the engine's PARTIALS register; 0 for the model's own read-out)."""
     widths: tuple[int, ...]
     order: int = FR.p
+    partials: int = 0
     offsets: tuple[int, ...] = field(init=False)
 
     def __post_init__(self):
@@ -87,6 +92,11 @@ class WindowLayout:
     @property
     def total_buckets(self) -> int:
         return sum(self.buckets(j) for j in range(self.num_windows))
+
+    @property
+    def total_records(self) -> int:
+        """records of a read-out: every bucket, then the partial buckets"""
+        return self.total_buckets + self.partials
 
     def digits(self, s: int) -> list[int]:
         if not 0 <= s < self.order:
@@ -154,9 +164,40 @@ def accumulate_buckets(layout: WindowLayout, records, scalars) -> list[list[tupl
     return buckets
 
 
+def adder_of(i: int, j: int, adders: int, shared: int) -> int:
+    """The engine's adder that adds point i's digit of window j: a shared low window (j < shared, a copy in every
+    adder) takes every adders-th point; window j >= shared belongs to adder (j - shared) mod adders."""
+    return i % adders if j < shared else (j - shared) % adders
+
+
+def additions_per_adder(layout: WindowLayout, scalars, adders: int, shared: int) -> list[int]:
+    """Additions (non-zero digits) each adder performs: what its BUSY counter reads after the job."""
+    per = [0] * adders
+    for i, s in enumerate(scalars):
+        for j, d in enumerate(layout.digits(s)):
+            if d:
+                per[adder_of(i, j, adders, shared)] += 1
+    return per
+
+
 def buckets_equivalent(a: tuple, b: tuple) -> bool:
     """Two accumulators hold the same curve point (possibly in different projective coordinates)."""
     return TE.equal(HW.to_extended(a), HW.to_extended(b))
+
+
+def same_buckets(a: list[list[tuple]], b: list[list[tuple]]) -> bool:
+    """Every bucket of a holds the same curve point as the bucket of b (the shapes must agree)."""
+    return len(a) == len(b) and all(len(wa) == len(wb) and all(buckets_equivalent(x, y) for x, y in zip(wa, wb))
+                                    for wa, wb in zip(a, b))
+
+
+def merge_partials(buckets: list[list[tuple]], partials) -> list[list[tuple]]:
+    """Adds each partial bucket (window j, bucket k, accumulator) into bucket k of window j (an extended twisted
+    Edwards addition; the result is an accumulator of the same point sum)."""
+    out = [list(w) for w in buckets]
+    for j, k, S in partials:
+        out[j][k - 1] = HW.from_extended(TE.add(HW.to_extended(out[j][k - 1]), HW.to_extended(S)))
+    return out
 
 
 # ---- host: post-processing ----------------------------------------------------------------------------

@@ -8,7 +8,7 @@
   streams  --input FILE.json|DIR --out DIR [--windows SPEC] [--assume-g1]
            writes what the hardware consumes and returns: scalars.bin (the scalar stream), points.bin (point
            records), buckets.bin (the bucket read-out the engine must produce), exceptions.txt, result.txt
-  post     --input FILE.json|DIR --buckets FILE [--windows SPEC] [--assume-g1]
+  post     --input FILE.json|DIR --buckets FILE [--windows SPEC] [--partials N] [--assume-g1]
            post-processes a bucket read-out (e.g. from the RTL) and prints the result like `run`
 Bad input (a point not on the curve, a scalar >= r, unequal counts, malformed JSON or records) prints
 `msm: error: <what, naming the item>` on stderr and exits with status 1; usage errors exit with status 2.
@@ -16,6 +16,7 @@ Bad input (a point not on the curve, a scalar >= r, unequal counts, malformed JS
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -64,6 +65,8 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("post", help="post-process a bucket read-out")
     common(p)
     p.add_argument("--buckets", required=True)
+    p.add_argument("--partials", type=int, default=0,
+                   help="partial bucket records after the buckets (the engine's PARTIALS register)")
     return ap
 
 
@@ -104,7 +107,7 @@ def _streams(args) -> str:
 
 
 def _post(args) -> str:
-    layout = _layout(args.windows)
+    layout = dataclasses.replace(_layout(args.windows), partials=args.partials)
     points, scalars = msm_data.load_any(args.input)
     pre = msm.precompute_points(points, check_subgroup=not args.assume_g1)
     try:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import struct
 
+from .curves import HW
+
 FIELD_BITS = 377
 BEAT_BYTES = 64
 RECORD_BEATS = 3
@@ -28,6 +30,7 @@ WINDOW_TAG_BITS = 7
 BUCKET_TAG_BITS = RECORD_BITS - TAG_OFFSET - WINDOW_TAG_BITS   # 21
 FQ_BYTES = 48
 _MASK = (1 << FIELD_BITS) - 1
+IDENTITY_ACCUMULATOR = HW.IDENTITY_S   # (2, 2, 4, 0) in the Montgomery domain: an unclaimed partial bucket
 
 
 class FormatError(ValueError):
@@ -84,20 +87,38 @@ def unpack_point_records(data: bytes, p: int) -> list[tuple]:
 
 
 # ---- bucket records ------------------------------------------------------------------------------------
-def pack_bucket_records(layout, buckets) -> bytes:
-    """buckets[j][k-1] = (U, V, W, T) for window j, bucket k; records in read-out order (window, then k)."""
+def pack_bucket_records(layout, buckets, partials=()) -> bytes:
+    """buckets[j][k-1] = (U, V, W, T) for window j, bucket k; records in read-out order (window, then k), then
+    layout.partials partial bucket records: `partials` as (j, k, (U, V, W, T)), the rest unclaimed (the identity
+    tagged window 0, bucket 0)."""
     out = []
     for j, window in enumerate(buckets):
         if len(window) != layout.buckets(j):
             raise ValueError(f"window {j}: {len(window)} buckets, layout says {layout.buckets(j)}")
         for k, S in enumerate(window, start=1):
             out.append(_fields_to_record(S, j | (k << WINDOW_TAG_BITS)))
+    partials = list(partials)
+    if len(partials) > layout.partials:
+        raise ValueError(f"{len(partials)} partial buckets, the layout has room for {layout.partials}")
+    for j, k, S in partials:
+        out.append(_fields_to_record(S, j | (k << WINDOW_TAG_BITS)))
+    out += [_fields_to_record(IDENTITY_ACCUMULATOR)] * (layout.partials - len(partials))
     return b"".join(out)
 
 
+def _bucket_fields(data: bytes, idx: int, p: int, what: str) -> tuple[tuple, int, int]:
+    fields, tag = _record_fields(data[idx * RECORD_BYTES:(idx + 1) * RECORD_BYTES], 4)
+    if any(v >= p for v in fields):
+        raise FormatError(f"{what} record {idx}: a coordinate is >= p")
+    if fields[2] == 0:
+        raise FormatError(f"{what} record {idx}: W = 0 is no point")
+    return tuple(fields), tag & ((1 << WINDOW_TAG_BITS) - 1), tag >> WINDOW_TAG_BITS
+
+
 def unpack_bucket_records(layout, data: bytes, p: int) -> list[list[tuple]]:
-    """Parses a bucket read-out stream, checking its length, every tag and every coordinate."""
-    total = layout.total_buckets
+    """Parses a read-out stream, checking its length, every tag and every coordinate, and adds the partial buckets
+    into theirs (without partial records the buckets are returned word for word)."""
+    total = layout.total_records
     if len(data) != total * RECORD_BYTES:
         raise FormatError(f"bucket data is {len(data)} bytes; the layout {layout} needs {total} records of "
                           f"{RECORD_BYTES} bytes = {total * RECORD_BYTES}")
@@ -105,19 +126,28 @@ def unpack_bucket_records(layout, data: bytes, p: int) -> list[list[tuple]]:
     for j in range(layout.num_windows):
         window = []
         for k in range(1, layout.buckets(j) + 1):
-            fields, tag = _record_fields(data[idx * RECORD_BYTES:(idx + 1) * RECORD_BYTES], 4)
-            tw, tk = tag & ((1 << WINDOW_TAG_BITS) - 1), tag >> WINDOW_TAG_BITS
+            fields, tw, tk = _bucket_fields(data, idx, p, "bucket")
             if (tw, tk) != (j, k):
                 raise FormatError(f"bucket record {idx}: tag says window {tw} bucket {tk}, expected window {j} "
                                   f"bucket {k}")
-            if any(v >= p for v in fields):
-                raise FormatError(f"bucket record {idx} (window {j} bucket {k}): a coordinate is >= p")
-            if fields[2] == 0:
-                raise FormatError(f"bucket record {idx} (window {j} bucket {k}): W = 0 is no point")
-            window.append(tuple(fields))
+            window.append(fields)
             idx += 1
         buckets.append(window)
-    return buckets
+    partials = []
+    for _ in range(layout.partials):
+        fields, tw, tk = _bucket_fields(data, idx, p, "partial bucket")
+        if (tw, tk) == (0, 0):
+            if fields != IDENTITY_ACCUMULATOR:
+                raise FormatError(f"partial bucket record {idx}: unclaimed (tag 0/0) but not the identity")
+        elif tw >= layout.num_windows or not 1 <= tk <= layout.buckets(tw):
+            raise FormatError(f"partial bucket record {idx}: tag window {tw} bucket {tk} is outside the layout")
+        else:
+            partials.append((tw, tk, fields))
+        idx += 1
+    if not partials:
+        return buckets
+    from .msm import merge_partials
+    return merge_partials(buckets, partials)
 
 
 # ---- data-set files (arkworks CanonicalSerialize, uncompressed) ----------------------------------------

@@ -71,26 +71,37 @@ def test_msm_figures(report):
     rows = {(r["set"], r["npow"]): r for r in m["rows"]}
     assert any(s == "random" for s, _ in rows) and len(rows) >= 6, list(rows)
     for r in rows.values():
-        assert 0 <= r["busy_frac"] <= 1 and r["cycles"] > r["acc_cycles"] >= r["busy"], r
-        assert r["busy"] == r["additions"] and r["busy_frac"] == pytest.approx(r["busy"] / r["acc_cycles"]), r
-    assert all(r["busy_frac"] > 0.9 for (s, _), r in rows.items() if s == "random")
+        A = len(r["adder_busy_frac"])
+        assert 0 <= r["busy_frac"] <= 1 and r["cycles"] > r["acc_cycles"] and A * r["acc_cycles"] >= r["busy"], r
+        assert r["busy"] == r["additions"] and r["busy_frac"] == pytest.approx(r["busy"] / (A * r["acc_cycles"])), r
+        assert sum(r["adder_busy_frac"]) == pytest.approx(r["busy"] / r["acc_cycles"]), r
+    assert all(min(r["adder_busy_frac"]) > 0.9 for (s, _), r in rows.items() if s == "random")
     assert rows[next(k for k in rows if k[0] == "zero")]["busy"] == 0
     pr = m["projection"]
     src = next(r for r in m["rows"] if f"{r['set']} 2^{r['npow']}" == pr["from"])
-    # one 2^26 bucket phase: the measured additions per point at the measured busy fraction, plus the fixed cycles
-    cycles = (1 << 26) * src["additions"] / src["points"] / src["busy_frac"] + src["other_cycles"]
+    # one 2^26 bucket phase: the measured accumulate cycles scaled to 2^26 points, plus the fixed cycles
+    cycles = src["acc_cycles"] * (1 << 26) / src["points"] + src["other_cycles"]
     assert pr["cycles_2_26"] == pytest.approx(cycles, abs=1)
     assert pr["one_s"] == pytest.approx(pr["cycles_2_26"] / (m["mhz"] * 1e6), rel=1e-6)
-    assert pr["four_s"] == pytest.approx(4 * pr["one_s"]) and pr["bound_s"] <= pr["one_s"]
+    # four MSMs: each the longer of its bucket phase and its PCIe transfer, plus the last post-processing
+    four = 4 * max(pr["one_s"], pr["transfer_s"]) + (pr["post_s"] or 0)
+    assert pr["four_s"] == pytest.approx(four) and pr["bound_s"] <= pr["one_s"]
     assert set(m["timelines"]) == {f"{s}_2^{n}" for s, n in rows}
     for name, tl in m["timelines"].items():
         assert tl["windows"] >= 3 and all(0 <= f <= 1 for f in tl["busy_frac"]), name
         set_, npow = name.split("_2^")
         r = rows[(set_, int(npow))]
-        # the windows cover the accumulate phase: their cycle-weighted mean is the job's busy fraction
+        # the windows cover the accumulate phase but its edges (the cycles before the first sample and after the
+        # last, e.g. the adder latency drained at the end): their cycle-weighted mean is the job's busy fraction
+        # within the uncovered share
         widths = [b - a for a, b in zip([0] + tl["cycle"][:-1], tl["cycle"])]
+        slack = 0.02 + max(0, r["acc_cycles"] - sum(widths)) / r["acc_cycles"]
         mean = sum(f * w for f, w in zip(tl["busy_frac"], widths)) / sum(widths)
-        assert mean == pytest.approx(r["busy_frac"], abs=0.05), name
+        assert mean == pytest.approx(r["busy_frac"], abs=slack), name
+        assert len(tl["adders"]) == len(r["adder_busy_frac"]), name  # one series per adder
+        for series, overall in zip(tl["adders"], r["adder_busy_frac"]):
+            mean = sum(f * w for f, w in zip(series, widths)) / sum(widths)
+            assert mean == pytest.approx(overall, abs=slack), name
 
 
 def _synth_fixture(top: str, modules: dict, lut: int = 981234) -> dict:
@@ -131,9 +142,9 @@ def test_synth_parts_render(report, tmp_path):
     assert "| Montgomery multiplier (x7) | 665 | 140,176 | 1 | 211 |" in md
     assert "462 URAM288" in md and "deepest register-to-register logic in `MontgomeryMul`" in md
     assert "TARGET MISSED: the adder (TwistedEdwardsAdder) uses 981,234 LUT > 340,000" in md
-    assert "TARGET MISSED: MsmAxis_vu9p uses 981,234 LUT > 400,000" in md
+    assert "TARGET MISSED: MsmAxis_vu9p uses 981,234 LUT > 800,000" in md
     md, _ = sections.msm(_msm_with_synth(report, lut=340_000), tmp_path)
-    assert "TARGET MISSED" not in md and "Area targets met: the adder" in md
+    assert "TARGET MISSED: the adder" not in md and "Area targets met: each adder" in md
 
 
 def test_area_table(report):

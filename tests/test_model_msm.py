@@ -197,6 +197,39 @@ def test_bucket_records_roundtrip_and_errors():
         msm_formats.unpack_bucket_records(L, big.to_bytes(rb, "little") + data[rb:], FQ.p)
 
 
+def test_partial_bucket_records_merge_and_errors():
+    """A read-out with partial buckets (the engine spreads a hot bucket over them): buckets of the first points,
+    partials holding the rest of two buckets' points, unclaimed partials as the identity tagged 0/0."""
+    rng = random.Random(RNG_SEED + 5)
+    L = msm.WindowLayout.parse("4x63,1")
+    LP = msm.WindowLayout(L.widths, partials=4)
+    assert LP.total_records == L.total_buckets + 4
+    records = msm.precompute_points([rand_g1(rng) for _ in range(6)]).records
+    scalars = [3, 3, 3, 5, 3, 5]                     # window 0 only: buckets 3 and 5 (2 is also hit, k = 5 -> -3)
+    whole = msm.accumulate_buckets(L, records, scalars)
+    head = msm.accumulate_buckets(L, records[:3], scalars[:3])
+    tail = msm.accumulate_buckets(L, records[3:], scalars[3:])
+    parts = [(j, k, S) for j, w in enumerate(tail) for k, S in enumerate(w, start=1) if S != msm.HW.IDENTITY_S]
+    assert 1 <= len(parts) <= 2
+    data = msm_formats.pack_bucket_records(LP, head, parts)
+    assert len(data) == LP.total_records * 192
+    got = msm_formats.unpack_bucket_records(LP, data, FQ.p)
+    assert msm.same_buckets(got, whole) and not msm.same_buckets(head, whole)
+    rb, first = 192, L.total_buckets
+    unclaimed = data[(first + 3) * rb:(first + 4) * rb]
+    assert unclaimed == msm_formats.pack_bucket_records(msm.WindowLayout(L.widths, partials=1), head)[-rb:]
+    bad_tag = int.from_bytes(data[first * rb:(first + 1) * rb], "little") | (63 << 1508)
+    with pytest.raises(msm_formats.FormatError, match="outside the layout"):
+        msm_formats.unpack_bucket_records(LP, data[:first * rb] + bad_tag.to_bytes(rb, "little") + data[(first + 1) * rb:],
+                                          FQ.p)
+    not_identity = data[:first * rb] + data[first * rb:(first + 3) * rb] + \
+        (int.from_bytes(data[first * rb:(first + 1) * rb], "little") & ~(((1 << 28) - 1) << 1508)).to_bytes(rb, "little")
+    with pytest.raises(msm_formats.FormatError, match="unclaimed"):
+        msm_formats.unpack_bucket_records(LP, not_identity, FQ.p)
+    with pytest.raises(ValueError, match="room"):
+        msm_formats.pack_bucket_records(msm.WindowLayout(L.widths, partials=0), head, parts)
+
+
 def test_stream_words():
     rng = random.Random(RNG_SEED + 4)
     scalars = [rng.randrange(R) for _ in range(3)]

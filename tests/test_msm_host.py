@@ -110,6 +110,28 @@ def test_buckets_and_result_match_model(host, tmp_path, windows):
     assert run(host, "msm", "--dir", tmp_path).stdout.strip() == expected   # arkworks
 
 
+def test_post_merges_partial_buckets(host, tmp_path):
+    """A read-out with partial buckets (post --partials N, what zk-msm passes from the engine's PARTIALS): the
+    first points in the buckets, the rest of every bucket they hit in partials, the result unchanged."""
+    rng = random.Random(11)
+    points = [rand_g1(rng) for _ in range(8)]
+    scalars = [rng.randrange(R) for _ in range(4)] + [7, 7, 9, 9]
+    layout = msm.WindowLayout.parse("16x16")
+    msm_data.save(tmp_path, points, scalars)
+    pre = msm.precompute_points(points, check_subgroup=False)
+    head = msm.accumulate_buckets(layout, pre.records[:6], scalars[:6])
+    tail = msm.accumulate_buckets(layout, pre.records[6:], scalars[6:])
+    parts = [(j, k, S) for j, w in enumerate(tail) for k, S in enumerate(w, start=1) if S != msm.HW.IDENTITY_S]
+    lp = msm.WindowLayout(layout.widths, partials=len(parts) + 3)
+    (tmp_path / "p.bin").write_bytes(msm_formats.pack_bucket_records(lp, head, parts))
+    want = run(host, "msm", "--dir", tmp_path).stdout.strip()
+    got = run(host, "post", "--dir", tmp_path, "--buckets", tmp_path / "p.bin", "--windows", "16x16",
+              "--partials", lp.partials).stdout.strip()
+    assert got == want
+    bad = run(host, "post", "--dir", tmp_path, "--buckets", tmp_path / "p.bin", "--windows", "16x16", ok=False)
+    assert bad.returncode == 1 and "partial" in bad.stderr
+
+
 def test_host_end_to_end_against_arkworks(host, tmp_path):
     """1024 generated points: records, engine model, post-processing, all in the host crate, against arkworks and
     against the model's post-processing of the same read-out."""

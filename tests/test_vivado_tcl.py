@@ -434,3 +434,41 @@ def test_future_core_shape_drops_in(tmp_path, shell, board):
         xbytes = vcheck.BOARDS[board]["xdma_bytes"]
         assert ("/h2c0_width" in cells) == (xbytes != 32) and ("/h2c1_width" in cells) == (xbytes != 64)
         assert "/h2c0_frames" not in cells
+
+
+# ---------------------------------------------------------------- the VU9P floorplan of a two-adder MSM engine
+FLOORPLAN_BREAKS = {
+    "adder 1 unassigned": (lambda t: t.replace("{zk_vu9p_i/core/inst/core/lanes_1}", "{zk_vu9p_i/core/inst/core/lanes_9}"),
+                           "adder 1"),
+    "adders share an SLR": (lambda t: t.replace("pb_zk_adder1] -add {SLR2}", "pb_zk_adder1] -add {SLR0}"), "share SLR0"),
+    "adder in the shell's SLR": (lambda t: t.replace("pb_zk_adder1] -add {SLR2}", "pb_zk_adder1] -add {SLR1}"),
+                                 "adder 1 shares the shell"),
+    "an SLR the part lacks": (lambda t: t.replace("pb_zk_adder1] -add {SLR2}", "pb_zk_adder1] -add {SLR3}"),
+                              "SLR0..SLR2"),
+    "a pblock of two SLRs": (lambda t: t.replace("pb_zk_adder1] -add {SLR2}", "pb_zk_adder1] -add {SLR2 SLR1}"),
+                             "one whole SLR"),
+    "a FIFO left out": (lambda t: t.replace(" zk_vu9p_i/h2c*", ""), "h2c0_fifo"),
+    "the engine's logic left out": (lambda t: t.replace("NAME =~ zk_vu9p_i/core/inst/*", "NAME =~ zk_vu9p_i/none/*"),
+                                    "the core's own logic"),
+}
+
+
+@pytest.mark.parametrize("brk", [None, *FLOORPLAN_BREAKS])
+def test_vu9p_floorplan_of_two_adders(tmp_path, brk):
+    """Each adder of a two-adder MsmAxis in an SLR pblock of its own beside the shell's SLR, every cell on the core's
+    paths in the shell's pblock; each way of breaking that is reported."""
+    top = "MsmAxis_small2_model"
+    if top not in tops("MsmAxis"):
+        pytest.skip(f"{top} not emitted")
+    proc, record = bd(tmp_path, "vu9p", "--core", top)
+    assert_clean(proc, record, "vu9p")
+    if brk is None:
+        return
+    edit, expect = FLOORPLAN_BREAKS[brk]
+    xdc = VIVADO / "constraints" / "vu9p.xdc"
+    broken = tmp_path / "vu9p.xdc"
+    broken.write_text(edit(xdc.read_text()))
+    assert broken.read_text() != xdc.read_text(), brk
+    record.write_text(record.read_text().replace(str(xdc), str(broken)))
+    problems = vcheck.check(record, "vu9p")
+    assert any(expect in p for p in problems), (brk, problems)

@@ -21,7 +21,8 @@
 #include <sys/stat.h>
 
 enum { R_CONTROL = 0x00, R_ERROR = 0x04, R_COUNT = 0x08, R_TIMEOUT = 0x0C, R_CYCLES = 0x10, R_BUSY = 0x18,
-       R_ERROR_INDEX = 0x34, R_INFO = 0x38, R_FRAMING = 0x44 };
+       R_ERROR_INDEX = 0x34, R_INFO = 0x38, R_FRAMING = 0x44, R_ADDERS = 0x48, R_PARTIALS = 0x4C, R_ADDER_BUSY = 0x50 };
+#define MAX_ADDERS 8 /* BUSY of adder a at R_ADDER_BUSY + 8a (low word) */
 #define REC ZKMSM_RECORD_BYTES
 #define PT ZKMSM_POINT_BYTES
 #define SC ZKMSM_SCALAR_BYTES
@@ -385,12 +386,12 @@ int main(int argc, char **argv)
     double t_load = now_s() - t0;
 
     /* ---- points -> records; scalars -> beats (two per 512-bit beat) */
-    size_t nb = zkmsm_layout_total_buckets(layout), nexc = 0, sbeats = (d.n + 1) / 2;
-    uint8_t *rec = rc ? NULL : zk_alloc(d.n * REC), *sc = rc ? NULL : zk_alloc(sbeats * 64), *bk = rc ? NULL : zk_alloc(nb * REC);
+    size_t nb = 0, nexc = 0, sbeats = (d.n + 1) / 2; /* nb: read-out records, known once PARTIALS is read */
+    uint8_t *rec = rc ? NULL : zk_alloc(d.n * REC), *sc = rc ? NULL : zk_alloc(sbeats * 64), *bk = NULL;
     uint64_t *exc = rc ? NULL : malloc((d.n + 1) * sizeof *exc);
     double t_conv = 0, t_run = 0, t_post = 0, t_cpu = 0;
     if (rc == 0) {
-        if (!rec || !sc || !bk || !exc)
+        if (!rec || !sc || !exc)
             die("out of memory");
         t0 = now_s();
         if (zkmsm_precompute(d.points, d.n, rec, 1, exc, d.n + 1, &nexc)) {
@@ -411,10 +412,11 @@ int main(int argc, char **argv)
         else
             opened = 1;
     }
-    uint32_t info = 0, err = 0, eidx = 0, cyc = 0, busy = 0;
+    uint32_t info = 0, err = 0, eidx = 0, cyc = 0, busy = 0, adders = 0, adder_busy[MAX_ADDERS] = {0}, partials = 0;
     if (rc == 0) {
         zk_install_signals();
-        if (zk_reg_read(&dev, R_INFO, &info) || zk_reg_read(&dev, R_ERROR, &err))
+        if (zk_reg_read(&dev, R_INFO, &info) || zk_reg_read(&dev, R_ERROR, &err) ||
+            zk_reg_read(&dev, R_PARTIALS, &partials))
             die_dev(&dev, 1);
         if (info == 0xffffffffu) {
             fprintf(stderr, "zk-msm: the core's registers read all ones (a hung core: zk-status --reset)\n");
@@ -422,6 +424,16 @@ int main(int argc, char **argv)
         } else if ((info & 0xff) != nw) {
             fprintf(stderr, "zk-msm: the engine has %u windows, --windows %s has %zu\n", info & 0xff, wspec, nw);
             rc = 2;
+        } else if (partials > 4096) {
+            fprintf(stderr, "zk-msm: the engine reports %u partial buckets (at most 4,096 expected): not an MSM core?\n",
+                    partials);
+            rc = 1;
+        } else {
+            /* the read-out: every bucket, then the engine's partial buckets (reference_model/msm_formats.md) */
+            zkmsm_layout_set_partials(layout, partials);
+            nb = zkmsm_layout_total_records(layout);
+            if (!(bk = zk_alloc(nb * REC)))
+                die("out of memory");
         }
     }
     if (rc == 0) {
@@ -450,8 +462,14 @@ int main(int argc, char **argv)
         }
         t_run = now_s() - t0;
         if (zk_reg_read(&dev, R_ERROR, &err) || zk_reg_read(&dev, R_ERROR_INDEX, &eidx) ||
-            zk_reg_read(&dev, R_CYCLES, &cyc) || zk_reg_read(&dev, R_BUSY, &busy))
+            zk_reg_read(&dev, R_CYCLES, &cyc) || zk_reg_read(&dev, R_BUSY, &busy) ||
+            zk_reg_read(&dev, R_ADDERS, &adders))
             die_dev(&dev, 1);
+        if (adders > MAX_ADDERS)
+            adders = 0; /* not an engine this tool knows: no per-adder figures */
+        for (uint32_t a = 0; a < adders; a++)
+            if (zk_reg_read(&dev, R_ADDER_BUSY + 8 * a, &adder_busy[a]))
+                die_dev(&dev, 1);
         if (err && err != 0xffffffffu) {
             static const char *why[] = {"a scalar >= the bound", "scalar stream: TLAST before the last scalar",
                                         "scalar stream: no TLAST on the last scalar", "point stream: TLAST before the last point",
@@ -522,10 +540,15 @@ int main(int argc, char **argv)
             free(want);
         }
     }
-    if (rc == 0 || rc == 3)
-        fprintf(stderr, "zk-msm: %zu points (%zu host exceptions), %zu buckets: load %.3f s, convert %.3f s, engine "
-                        "(stream + read-out) %.3f s [%u cycles, %u additions], post-process %.3f s, CPU MSM %.3f s\n",
-                d.n, nexc, nb, t_load, t_conv, t_run, cyc, busy, t_post, t_cpu);
+    if (rc == 0 || rc == 3) {
+        char per[16 * MAX_ADDERS + 32] = "";
+        for (uint32_t a = 0, o = 0; a < adders && o < sizeof per; a++)
+            o += (uint32_t)snprintf(per + o, sizeof per - o, "%s%u", a ? " + " : " = ", adder_busy[a]);
+        fprintf(stderr, "zk-msm: %zu points (%zu host exceptions), %zu buckets + %u partial records: load %.3f s, convert %.3f s, engine "
+                        "(stream + read-out) %.3f s [%u cycles, %u additions%s on %u adder(s)], post-process %.3f s, "
+                        "CPU MSM %.3f s\n",
+                d.n, nexc, nb - partials, partials, t_load, t_conv, t_run, cyc, busy, per, adders, t_post, t_cpu);
+    }
     zk_free(rec);
     zk_free(sc);
     zk_free(bk);

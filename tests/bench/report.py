@@ -41,7 +41,7 @@ PLAN: dict[str, tuple[str, list[str], list[str]]] = {
                             "--ops", "200"]),
     "keccak": ("keccak", [], ["--rounds", "200", "--no-sponge", "--settings", "1,2,4"]),
     "poseidon": ("poseidon", ["--also", "small"], ["--no-synth", "--hashes", "200"]),
-    "msm": ("msm", [], ["--no-synth", "--npows", "11", "--adversarial-npow", "9", "--sample-cycles", "512"]),
+    "msm": ("msm", [], ["--no-synth", "--npows", "11", "--adversarial-npow", "9", "--sample-cycles", "128"]),
     "poseidon-model": ("poseidon_model", [], ["--arities", "2,11", "--seconds", "0.3", "--jobs", "2"]),
     "msm-host": ("msm_host", [], ["--npow", "12", "--reps", "1"]),
     "host": ("host", [], ["--count", "200000", "--repeat", "2"]),

@@ -6,7 +6,7 @@
 //
 // SCALARS.bin / POINTS.bin are the stream payloads of reference_model/msm_formats.py (64-byte beats; tlast on the
 // last beat); OUT.json gets the AXI4-Lite counters.  SAMPLE_CYCLES > 0: while the job runs, the harness also reads
-// BUSY (low word), STALLS, CONSUMED and PHASE over AXI4-Lite every SAMPLE_CYCLES cycles, on the register port only
+// BUSY (low word), STALLS, CONSUMED, PHASE and each adder's BUSY (low word) over AXI4-Lite every SAMPLE_CYCLES cycles, on the register port only
 // (the streams keep their own schedule), and writes the series into OUT.json ("samples": cycle of each sample
 // counted from the start write, then one list per register).  Exit status 1 on a hang (no progress for 10^7
 // cycles) or when the engine reports an error.
@@ -109,13 +109,24 @@ static uint64_t rd64(uint32_t a) { uint64_t lo = axil_read(a); return lo | (uint
 // Periodic register samples during a job, read over AXI4-Lite without stopping the streams: step() drives the
 // read-address channel before the evaluation of a cycle, done() takes the handshakes seen before the clock edge.
 struct Sampler {
-  static constexpr uint32_t regs[4] = {0x18, 0x28, 0x40, 0x3C};  // BUSY (lo), STALLS, CONSUMED, PHASE
+  // BUSY (lo), STALLS, CONSUMED, PHASE, then BUSY (lo) of each adder (set by addAdders)
+  std::vector<uint32_t> regs = {0x18, 0x28, 0x40, 0x3C};
+  std::vector<std::string> names = {"busy", "stalls", "consumed", "phase"};
   uint64_t every = 0, next = 0, start = 0;
   int idx = -1;  // register being read, -1 idle
   bool arf = false, rf = false;
-  uint32_t data = 0, vals[4] = {0, 0, 0, 0};
+  uint32_t data = 0;
+  std::vector<uint32_t> vals;
   std::vector<uint64_t> cycles;
-  std::vector<uint32_t> series[4];
+  std::vector<std::vector<uint32_t>> series;
+  void addAdders(uint32_t adders) {
+    for (uint32_t a = 0; a < adders; a++) {
+      regs.push_back(0x50 + 8 * a);
+      names.push_back("adder_busy_" + std::to_string(a));
+    }
+    vals.assign(regs.size(), 0);
+    series.assign(regs.size(), {});
+  }
   bool idle() const { return idx < 0; }
   void step(bool allowNew) {  // before eval
     if (idx < 0 && every && allowNew && cycle >= next) {
@@ -133,10 +144,10 @@ struct Sampler {
     if (!rf) return;
     if (idx == 0) cycles.push_back(cycle - start);
     vals[idx++] = data;
-    if (idx < 4) {
+    if (idx < (int)regs.size()) {
       dut->s_axil_araddr = regs[idx]; dut->s_axil_arvalid = 1;
     } else {
-      for (int k = 0; k < 4; k++) series[k].push_back(vals[k]);
+      for (size_t k = 0; k < regs.size(); k++) series[k].push_back(vals[k]);
       idx = -1; dut->s_axil_rready = 0;
       next += every;
     }
@@ -147,19 +158,17 @@ struct Sampler {
     if (!cycles.empty() && series[0].size() < cycles.size()) cycles.pop_back();
   }
   void json(FILE *f) const {
-    static const char *names[4] = {"busy", "stalls", "consumed", "phase"};
     std::fprintf(f, ", \"samples\": {\"every\": %llu, \"cycle\": [", (unsigned long long)every);
     for (size_t i = 0; i < series[0].size(); i++) std::fprintf(f, "%s%llu", i ? ", " : "", (unsigned long long)cycles[i]);
     std::fprintf(f, "]");
-    for (int k = 0; k < 4; k++) {
-      std::fprintf(f, ", \"%s\": [", names[k]);
+    for (size_t k = 0; k < regs.size(); k++) {
+      std::fprintf(f, ", \"%s\": [", names[k].c_str());
       for (size_t i = 0; i < series[k].size(); i++) std::fprintf(f, "%s%u", i ? ", " : "", series[k][i]);
       std::fprintf(f, "]");
     }
     std::fprintf(f, "}");
   }
 };
-constexpr uint32_t Sampler::regs[4];
 
 int main(int argc, char **argv) {
   if (argc < 6) {
@@ -192,6 +201,8 @@ int main(int argc, char **argv) {
   for (int i = 0; i < 4; i++) tick();
   dut->aresetn = 1;
   tick();
+  const uint32_t adders = axil_read(0x48);  // ADDERS
+  sampler.addAdders(adders);
   axil_write(0x08, count);
   axil_write(0x00, 1);
   uint64_t start = cycle;
@@ -244,9 +255,12 @@ int main(int argc, char **argv) {
   if (!f) { std::perror(argv[5]); return 2; }
   std::fprintf(f, "{\"status\": %u, \"error\": %u, \"cycles\": %llu, \"busy\": %llu, \"acc_cycles\": %llu, "
                "\"stalls\": %u, \"deferred\": %u, \"starved\": %u, \"consumed\": %u, \"harness_cycles\": %llu, "
-               "\"info\": %u", status, error, (unsigned long long)rd64(0x10), (unsigned long long)rd64(0x18),
-               (unsigned long long)rd64(0x20), axil_read(0x28), axil_read(0x2C), axil_read(0x30), axil_read(0x40),
-               (unsigned long long)wall, axil_read(0x38));
+               "\"info\": %u, \"spilled\": %u, \"partials\": %u, \"adder_busy\": [", status, error,
+               (unsigned long long)rd64(0x10), (unsigned long long)rd64(0x18), (unsigned long long)rd64(0x20),
+               axil_read(0x28), axil_read(0x2C), axil_read(0x30), axil_read(0x40), (unsigned long long)wall,
+               axil_read(0x38), axil_read(0x90), axil_read(0x4C));
+  for (uint32_t a = 0; a < adders; a++) std::fprintf(f, "%s%llu", a ? ", " : "", (unsigned long long)rd64(0x50 + 8 * a));
+  std::fprintf(f, "]");
   if (sampler.every) sampler.json(f);
   std::fprintf(f, "}\n");
   std::fclose(f);

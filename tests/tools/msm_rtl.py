@@ -28,7 +28,7 @@ def layout_of(top: str) -> msm.WindowLayout:
     import simrun
 
     info = simrun.top_info(top)
-    return msm.WindowLayout(tuple(info["windows"]), order=int(info["bound"], 16))
+    return msm.WindowLayout(tuple(info["windows"]), order=int(info["bound"], 16), partials=info["partials"])
 
 
 def ensure_emitted(top: str) -> None:

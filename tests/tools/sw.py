@@ -30,7 +30,7 @@ POSEIDON_TOP = "PoseidonInband_small"  # PoseidonAxis behind InbandLast, as on t
 # multiplier's simulation model (same products, same latency: hw/.../field/MontgomeryMulModel.scala), whose emulator
 # builds in about a minute; the real multipliers (193 MB of generated C++, a quarter of an hour to compile here) run
 # the same tool in the long tier (MSM_REAL_TOP), and inside the engine in tests/test_msm_adder.py.
-MSM_TOP = "MsmAxis_small_model"
+MSM_TOP = "MsmAxis_small2_model"  # two adders (windows 0, 2 and 1, 3)
 MSM_REAL_TOP = "MsmAxis_small"
 
 

@@ -35,3 +35,23 @@ set_property -dict {PACKAGE_PIN AY38 IOSTANDARD LVDS} [get_ports sysclk_clk_n]
 # only in the core's own synchronizers (BufferCC, ASYNC_REG registers): the two clocks are asynchronous
 set_clock_groups -asynchronous -group [get_clocks -of_objects [get_pins -hier -filter {NAME =~ */flash/icap_clk}]] \
     -group [get_clocks -of_objects [get_pins -hier -filter {NAME =~ */flash/aclk}]]
+
+# ---- floorplan (issue "MSM: two adders on one VU9P").  The PCIe x16 block on quads 224..227 sits in SLR1 (clock
+# regions X4Y5:X5Y8 in the same Corundum project's fpga/mqnic/VCU1525/fpga_100g/placement.xdc), so the shell (XDMA,
+# the stream FIFOs, the AXI4-Lite interconnect, the system block) and the engine's control (slicer, point port,
+# read-out) stay in SLR1, and each adder of MsmAxis (MsmLane lanes_a: its TwistedEdwardsAdder, bucket memories,
+# queues and partial buckets) gets an SLR of its own next to it: one boundary each, crossed only by the lane ports,
+# which leave a register on one side and land in one on the other (MsmElaborationSpec checks it on the Verilog).
+# -quiet: a core without adders (PairFixture, a one-adder MsmAxis) leaves the adder pblocks empty.
+create_pblock pb_zk_shell
+resize_pblock [get_pblocks pb_zk_shell] -add {SLR1}
+add_cells_to_pblock [get_pblocks pb_zk_shell] [get_cells -quiet {zk_vu9p_i/xdma_0 zk_vu9p_i/h2c* zk_vu9p_i/c2h* zk_vu9p_i/axil_ic zk_vu9p_i/sys}]
+add_cells_to_pblock [get_pblocks pb_zk_shell] [get_cells -quiet -hierarchical -filter {IS_PRIMITIVE && NAME =~ zk_vu9p_i/core/inst/* && NAME !~ zk_vu9p_i/core/inst/core/lanes_*}]
+create_pblock pb_zk_adder0
+resize_pblock [get_pblocks pb_zk_adder0] -add {SLR0}
+add_cells_to_pblock [get_pblocks pb_zk_adder0] [get_cells -quiet {zk_vu9p_i/core/inst/core/lanes_0}]
+set_property IS_SOFT FALSE [get_pblocks pb_zk_adder0]
+create_pblock pb_zk_adder1
+resize_pblock [get_pblocks pb_zk_adder1] -add {SLR2}
+add_cells_to_pblock [get_pblocks pb_zk_adder1] [get_cells -quiet {zk_vu9p_i/core/inst/core/lanes_1}]
+set_property IS_SOFT FALSE [get_pblocks pb_zk_adder1]

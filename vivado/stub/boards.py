@@ -1,5 +1,5 @@
 """Documented board facts and the checks of a block design against them (part, pins of the constraints files,
-every top-level port constrained).  A mixin of check.Checker."""
+every top-level port constrained, the floorplan of floorplan.py).  A mixin of check.Checker."""
 from __future__ import annotations
 
 import re
@@ -13,7 +13,10 @@ BOARDS = {
                        "sysclk_clk_p": "BK10", "sysclk_clk_n": "BL10", "hbm_cattrip": "BE45"}},
     "vu9p": {"part": "xcvu9p-fsgd2104-2L-e", "xdma_bytes": 64, "lanes": "X16",
              "pins": {"pcie_refclk_clk_p": "AM11", "pcie_refclk_clk_n": "AM10", "pcie_perstn": "BD21",
-                      "sysclk_clk_p": "AY37", "sysclk_clk_n": "AY38"}},
+                      "sysclk_clk_p": "AY37", "sysclk_clk_n": "AY38"},
+             # three SLRs; PCIe (quads 224..227) in SLR1: the same project's VCU1525 placement.xdc puts its PCIe
+             # pblock on clock regions X4Y5:X5Y8 (rows 5..9 are SLR1).  The MSM adders go to the SLRs beside it.
+             "floorplan": {"slrs": 3, "shell": "SLR1", "adders": ["SLR0", "SLR2"]}},
 }
 
 
@@ -43,3 +46,5 @@ class BoardChecks:
                 needed |= {p.strip("/") + "_clk_p", p.strip("/") + "_clk_n"}
         if needed - set(pins):
             self.bad(f"top-level ports without a pin: {sorted(needed - set(pins))}")
+        self.board_facts = b
+        self.check_floorplan(xdcs)

@@ -8,7 +8,9 @@ interface of every zkspinal cell is connected; nets have one driver; AXI4-Stream
 the Verilog ports; clock domains meet only inside cells built for it (asynchronous FIFOs, a multi-clock SmartConnect,
 reset synchronizers); resets come from their own domain; XDMA in AXI4-Stream mode with one channel per core stream;
 the user BAR map (core 0x00000, system block 0x10000, flash controller 0x20000); the flash controller's hookup and
-the configuration settings of the flash layout (flash.py); the board pins of the XDC; packaged IP matches the ports.
+the configuration settings of the flash layout (flash.py); the board pins of the XDC; the floorplan (floorplan.py:
+every MSM adder in an SLR of its own beside the shell, no block-design net across an SLR boundary); packaged IP
+matches the ports.
 """
 from __future__ import annotations
 
@@ -23,11 +25,12 @@ from record import load  # noqa: E402
 from boards import BOARDS, BoardChecks  # noqa: E402,F401
 from package import PackageChecks  # noqa: E402
 from flash import FLASH_OFFSET, FLASH_RANGE, FlashChecks  # noqa: E402
+from floorplan import FloorplanChecks  # noqa: E402
 
 SYS_OFFSET, SYS_RANGE, CORE_OFFSET, CORE_RANGE = 0x10000, 0x1000, 0x0, 0x10000
 
 
-class Checker(BoardChecks, PackageChecks, FlashChecks):
+class Checker(BoardChecks, PackageChecks, FlashChecks, FloorplanChecks):
     def __init__(self, rec: dict, board: str | None, rtl_dir: Path = rtl.RTL):
         self.rec, self.board, self.rtl_dir = rec, board, rtl_dir
         self.problems: list[str] = []

@@ -33,8 +33,13 @@ zkmsm_layout *zkmsm_layout_new(const uint32_t *widths, size_t count);
  * 6,6,6,6 and 24 bits): the top window has ((2^scalar_bits - 1) >> o_top) + 1 buckets.  scalar_bits 0: below r. */
 zkmsm_layout *zkmsm_layout_new_bounded(const uint32_t *widths, size_t count, uint32_t scalar_bits);
 void zkmsm_layout_free(zkmsm_layout *layout);
-/* Bucket records the engine returns for this layout (67,926 for the default). */
+/* Buckets of this layout (67,926 for the default). */
 size_t zkmsm_layout_total_buckets(const zkmsm_layout *layout);
+/* The engine's read-out carries `partials` partial bucket records after the buckets (its PARTIALS register, 0x4C;
+ * reference_model/msm_formats.md); zkmsm_postprocess then expects and merges them. */
+void zkmsm_layout_set_partials(zkmsm_layout *layout, size_t partials);
+/* Records of the engine's read-out: the buckets, then the partial buckets. */
+size_t zkmsm_layout_total_records(const zkmsm_layout *layout);
 
 /* Converts n points to the engine's point records (n * ZKMSM_RECORD_BYTES bytes at `records`).
  * Points without a twisted Edwards image (and, with check_subgroup != 0, points outside G1) get the identity

@@ -108,6 +108,20 @@ pub unsafe extern "C" fn zkmsm_layout_total_buckets(layout: *const ZkmsmLayout) 
     layout.as_ref().map_or(0, |l| l.0.total_buckets())
 }
 
+/// the engine's read-out carries `partials` partial bucket records after the buckets (its PARTIALS register)
+#[no_mangle]
+pub unsafe extern "C" fn zkmsm_layout_set_partials(layout: *mut ZkmsmLayout, partials: usize) {
+    if let Some(l) = layout.as_mut() {
+        l.0 = l.0.clone().with_partials(partials);
+    }
+}
+
+/// records of the engine's read-out: the buckets, then the partial buckets
+#[no_mangle]
+pub unsafe extern "C" fn zkmsm_layout_total_records(layout: *const ZkmsmLayout) -> usize {
+    layout.as_ref().map_or(0, |l| l.0.total_records())
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn zkmsm_precompute(
     points: *const u8,

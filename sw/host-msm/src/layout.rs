@@ -15,6 +15,8 @@ pub struct WindowLayout {
     widths: Vec<u32>,
     offsets: Vec<u32>,
     buckets: Vec<usize>,
+    /// partial bucket records after the buckets in the engine's read-out (its PARTIALS register)
+    partials: usize,
 }
 
 /// bits [o, o + w) of a 256-bit little-endian scalar (w <= 64)
@@ -89,7 +91,7 @@ impl WindowLayout {
             }
             buckets.push(b);
         }
-        Ok(Self { widths: widths.to_vec(), offsets, buckets })
+        Ok(Self { widths: widths.to_vec(), offsets, buckets, partials: 0 })
     }
 
     /// Hardcaml's layout: 13 windows of 13 bits, then 7 of 12 bits.
@@ -126,6 +128,18 @@ impl WindowLayout {
     }
     pub fn total_buckets(&self) -> usize {
         self.buckets.iter().sum()
+    }
+    /// the same layout with `partials` partial bucket records after the buckets
+    pub fn with_partials(mut self, partials: usize) -> Self {
+        self.partials = partials;
+        self
+    }
+    pub fn partials(&self) -> usize {
+        self.partials
+    }
+    /// records of a read-out: the buckets, then the partial buckets
+    pub fn total_records(&self) -> usize {
+        self.total_buckets() + self.partials
     }
     /// index of the first record of window j in the read-out stream
     pub fn first_record(&self, j: usize) -> usize {

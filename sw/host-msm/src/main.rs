@@ -4,7 +4,7 @@
 //!   host-msm precompute --dir DIR --out FILE [--check-subgroup] point records; prints the exception indices
 //!   host-msm buckets --dir DIR --out FILE [--windows SPEC] [--check-subgroup]
 //!                                                               the engine's bucket read-out (software model)
-//!   host-msm post --dir DIR --buckets FILE [--windows SPEC] [--check-subgroup]
+//!   host-msm post --dir DIR --buckets FILE [--windows SPEC] [--partials N] [--check-subgroup]
 //!                                                               post-processing; prints the result
 //!   host-msm msm --dir DIR                                      arkworks' own MSM; prints the result
 //!   host-msm consts                                             the map's constants, for cross-checks
@@ -74,10 +74,11 @@ impl Args {
         self.flags.iter().any(|x| x == f)
     }
     fn layout(&self) -> Result<WindowLayout, HostError> {
-        match self.opts.get("windows") {
-            None => Ok(WindowLayout::hardcaml()),
-            Some(s) => WindowLayout::parse(s).map_err(|e| HostError::new(format!("--windows: {e}"))),
-        }
+        let l = match self.opts.get("windows") {
+            None => WindowLayout::hardcaml(),
+            Some(s) => WindowLayout::parse(s).map_err(|e| HostError::new(format!("--windows: {e}")))?,
+        };
+        Ok(l.with_partials(self.num("partials", Some(0))))
     }
     fn dir(&self) -> PathBuf {
         PathBuf::from(self.get("dir"))

@@ -1,5 +1,9 @@
 //! Bucket post-processing: the read-out of the engine -> sum_i s_i * P_i as an affine Weierstrass point.
 //!
+//! The read-out holds every bucket, then `layout.partials()` partial buckets, each tagged with the bucket it belongs
+//! to (window j, bucket k) or 0/0 when unclaimed (then it must be the identity); a partial is added into its bucket
+//! before the window sums.
+//!
 //! A record (U, V, W, T) is the point (X : Y : Z : T) = (V - U : V + U : W : 4T) in extended twisted Edwards
 //! coordinates (a common factor 4 dropped).  Reading the hardware words without conversion multiplies every
 //! coordinate by 2^-7 (format.rs), which is one more common factor: no multiplication is needed at all.
@@ -17,31 +21,60 @@ use crate::format::*;
 use crate::layout::WindowLayout;
 use crate::HostError;
 
-fn window_sum(layout: &WindowLayout, j: usize, data: &[u8]) -> Result<G1TEProjective, HostError> {
-    let first = layout.first_record(j);
+/// record `idx` as an extended twisted Edwards point, with its tag; `what` names it in errors
+fn record_point(data: &[u8], idx: usize, what: &str) -> Result<(G1TEProjective, usize, usize), HostError> {
     let four = Fq::from(4u64);
-    // parse and check the window's records in stream order, then sum from the top bucket down
+    let rec = record_from_bytes(&data[idx * RECORD_BYTES..(idx + 1) * RECORD_BYTES]);
+    let (tw, tb) = get_tag(&rec);
+    let mut c = [Fq::zero(); 4];
+    for (i, v) in c.iter_mut().enumerate() {
+        *v = from_hw_word(&get_field(&rec, i * FIELD_BITS)).ok_or_else(|| {
+            HostError::new(format!("{what} record {idx} (window {tw} bucket {tb}): a coordinate is >= p"))
+        })?;
+    }
+    let [u, v, w, t] = c;
+    if w.is_zero() {
+        return Err(HostError::new(format!("{what} record {idx} (window {tw} bucket {tb}): W = 0 is no point")));
+    }
+    Ok((G1TEProjective::new_unchecked(v - u, v + u, four * t, w), tw, tb))
+}
+
+/// the partial buckets as (window, bucket k, point), checked
+fn partials(layout: &WindowLayout, data: &[u8]) -> Result<Vec<(usize, usize, G1TEProjective)>, HostError> {
+    let mut out = Vec::new();
+    for idx in layout.total_buckets()..layout.total_records() {
+        let (p, tw, tb) = record_point(data, idx, "partial bucket")?;
+        if (tw, tb) == (0, 0) {
+            if !p.is_zero() {
+                return Err(HostError::new(format!(
+                    "partial bucket record {idx}: unclaimed (tag 0/0) but not the identity")));
+            }
+        } else if tw >= layout.num_windows() || tb == 0 || tb > layout.buckets(tw) {
+            return Err(HostError::new(format!(
+                "partial bucket record {idx}: tag window {tw} bucket {tb} is outside the layout")));
+        } else {
+            out.push((tw, tb, p));
+        }
+    }
+    Ok(out)
+}
+
+fn window_sum(layout: &WindowLayout, j: usize, data: &[u8], extra: &[(usize, usize, G1TEProjective)])
+    -> Result<G1TEProjective, HostError> {
+    let first = layout.first_record(j);
+    // parse and check the window's records in stream order, add its partial buckets, then sum from the top down
     let mut points = Vec::with_capacity(layout.buckets(j));
     for b in 0..layout.buckets(j) {
         let idx = first + b;
-        let rec = record_from_bytes(&data[idx * RECORD_BYTES..(idx + 1) * RECORD_BYTES]);
-        let (tw, tb) = get_tag(&rec);
+        let (p, tw, tb) = record_point(data, idx, "bucket")?;
         if (tw, tb) != (j, b + 1) {
             return Err(HostError::new(format!(
                 "bucket record {idx}: tag says window {tw} bucket {tb}, expected window {j} bucket {}", b + 1)));
         }
-        let mut c = [Fq::zero(); 4];
-        for (i, v) in c.iter_mut().enumerate() {
-            *v = from_hw_word(&get_field(&rec, i * FIELD_BITS)).ok_or_else(|| {
-                HostError::new(format!("bucket record {idx} (window {j} bucket {}): a coordinate is >= p", b + 1))
-            })?;
-        }
-        let [u, v, w, t] = c;
-        if w.is_zero() {
-            return Err(HostError::new(format!(
-                "bucket record {idx} (window {j} bucket {}): W = 0 is no point", b + 1)));
-        }
-        points.push(G1TEProjective::new_unchecked(v - u, v + u, four * t, w));
+        points.push(p);
+    }
+    for (_, k, p) in extra.iter().filter(|e| e.0 == j) {
+        points[k - 1] += p;
     }
     let mut running = G1TEProjective::zero();
     let mut total = G1TEProjective::zero();
@@ -70,15 +103,16 @@ pub fn te_to_sw(p: &G1TEProjective) -> G1Affine {
 
 /// `buckets`: the whole read-out stream; `extra`: (point, scalar) terms added on the host (the exceptions).
 pub fn postprocess(layout: &WindowLayout, buckets: &[u8], extra: &[(G1Affine, [u64; 4])]) -> Result<G1Affine, HostError> {
-    let total = layout.total_buckets();
+    let total = layout.total_records();
     if buckets.len() != total * RECORD_BYTES {
         return Err(HostError::new(format!(
-            "bucket data is {} bytes; the layout needs {total} records of {RECORD_BYTES} bytes = {}",
-            buckets.len(), total * RECORD_BYTES)));
+            "bucket data is {} bytes; the layout needs {total} records ({} buckets, {} partial) of {RECORD_BYTES} \
+             bytes = {}", buckets.len(), layout.total_buckets(), layout.partials(), total * RECORD_BYTES)));
     }
+    let parts = partials(layout, buckets)?;
     let sums: Vec<G1TEProjective> = (0..layout.num_windows())
         .into_par_iter()
-        .map(|j| window_sum(layout, j, buckets))
+        .map(|j| window_sum(layout, j, buckets, &parts))
         .collect::<Result<_, _>>()?;
     let mut acc = G1TEProjective::zero();
     for j in (0..layout.num_windows()).rev() {

@@ -22,9 +22,18 @@ object CurveConfig {
   *                       ((bound - 1) >> offset) + 1 (its digit is never negative)
   * @param scalarBound    scalars must be below it (the curve's scalar order; a test layout may use a smaller bound
   *                       so that a few narrow windows cover the scalars)
-  * @param stallDepth     entries of each window's stall FIFO (operations whose bucket is busy wait there)
+  * @param retryDepth     entries of each adder's retry queue (additions whose bucket was busy wait there)
+  * @param partialSlots   partial buckets of each adder: a bucket that keeps being busy (a hot digit) spreads its
+  *                       additions over them; each is read out after the buckets and added in by the host
   * @param scalarFifoDepth beats (two scalars each) buffered at the scalar port
   * @param pointFifoDepth points (three beats each) buffered at the point port
+  * @param adders         bucket adders ([[MsmLane]]s); each owns a share of the windows above the shared ones
+  * @param sharedWindows  with several adders, the lowest windows (where small scalars and scalars 1 put all their
+  *                       digits) have a copy in every adder, and point i's digits of them go to adder i mod adders, so
+  *                       hot low windows load every adder alike; window j >= sharedWindows belongs to adder
+  *                       (j - sharedWindows) mod adders.  The copies of adders 1.. are read out after the buckets
+  *                       and added in by the host like partial buckets
+  * @param laneQueueDepth points waiting in each adder's queue (lanes drift apart by at most this many points)
   * @param mulModel       simulation only: the adder's multipliers are [[MontgomeryMulModel]] (same latency and
   *                       results, fast to build with Verilator); never for synthesis
   */
@@ -33,10 +42,14 @@ case class MsmConfig(
     curve: CurveConfig = CurveConfig.bls12_377_g1,
     windows: Seq[Int] = Seq.fill(13)(13) ++ Seq.fill(7)(12),
     scalarBound: Option[BigInt] = None,
-    stallDepth: Int = 8,
+    retryDepth: Int = 16,
+    partialSlots: Int = 32,
     scalarFifoDepth: Int = 512,
     pointFifoDepth: Int = 512,
     arith: ArithConfig = ArithConfig(),
+    adders: Int = 1,
+    sharedWindows: Int = 2,
+    laneQueueDepth: Int = 8,
     mulModel: Boolean = false
 ) {
   val bound: BigInt = scalarBound.getOrElse(curve.scalarOrder)
@@ -46,7 +59,8 @@ case class MsmConfig(
   require(windows.size >= 2 && windows.size <= 127, "2 to 127 windows (7-bit window tag)")
   require(windows.forall(w => w >= 2 && w <= 22), "window widths must be 2..22 bits")
   require(windows.sum >= scalarBits, s"windows cover ${windows.sum} bits; scalars have $scalarBits")
-  require(stallDepth >= 2 && isPow2(stallDepth), "stall FIFO depth must be a power of two >= 2")
+  require(retryDepth >= 4 && isPow2(retryDepth), "the retry queue depth must be a power of two >= 4")
+  require(partialSlots >= 2 && partialSlots <= 64, "2 to 64 partial buckets per adder")
   require(scalarFifoDepth >= 2 && pointFifoDepth >= 2, "FIFO depths must be >= 2")
   private def isPow2(x: Int) = x > 0 && (x & (x - 1)) == 0
 
@@ -61,18 +75,34 @@ case class MsmConfig(
   val addrBits: Int = (0 until numWindows).map(j => log2(buckets(j))).max max 1
   private def log2(x: Int): Int = 32 - Integer.numberOfLeadingZeros(x - 1)
   def layoutString: String = windows.mkString(",")
+  require(adders >= 1 && adders <= 8, "1 to 8 adders (the register map has eight BUSY counters)")
+  /** windows with a copy in every adder (none with one adder) */
+  val shared: Int = if (adders == 1) 0 else sharedWindows
+  require(shared >= 0 && shared < numWindows, "shared windows must leave at least one owned window")
+  require((numWindows - shared) % adders == 0 || adders == 1,
+    s"${numWindows - shared} windows above the shared ones do not split evenly over $adders adders")
+  require(shared + (numWindows - shared) / adders >= 2, "every adder needs at least two windows")
+  require(laneQueueDepth >= 2, "an adder's queue needs at least two points")
+  def isShared(j: Int): Boolean = j < shared
+  /** the windows adder l holds, least significant first: the shared ones (local index = j), then its own */
+  def laneWindows(l: Int): Seq[Int] = (0 until shared) ++ (shared until numWindows).filter(j => (j - shared) % adders == l)
+  /** records after the buckets in the read-out: adders 1.. copies of the shared windows, then the partial buckets */
+  val partialRecords: Int = (adders - 1) * (0 until shared).map(buckets).sum + adders * partialSlots
 }
 
 object MsmConfig {
   /** Hardcaml's layout (13 windows of 13 bits, 7 of 12 bits) on BLS12-377: the board configurations. */
-  val vu9p = MsmConfig("vu9p")
+  val vu9p = MsmConfig("vu9p", adders = 2)
   val c1100 = MsmConfig("c1100")
   /** Four 6-bit windows and scalars below 2^24: 32 + 32 + 32 + 64 buckets, hazards on almost every point;
     * simulates in seconds. */
-  val small = MsmConfig("small", windows = Seq(6, 6, 6, 6), scalarBound = Some(BigInt(1) << 24), stallDepth = 4,
-    scalarFifoDepth = 16, pointFifoDepth = 8)
+  val small = MsmConfig("small", windows = Seq(6, 6, 6, 6), scalarBound = Some(BigInt(1) << 24), retryDepth = 8,
+    partialSlots = 8, scalarFifoDepth = 16, pointFifoDepth = 8)
   /** simulation twins with the multiplier model (cycle-identical to the real ones) */
   val smallModel = small.copy(name = "small_model", mulModel = true)
+  /** the small layout on two adders (windows 0, 1 shared; 2 and 3 owned) */
+  val small2 = small.copy(name = "small2", adders = 2)
+  val small2Model = small2.copy(name = "small2_model", mulModel = true)
   val vu9pModel = vu9p.copy(name = "vu9p_model", mulModel = true)
-  val all: Seq[MsmConfig] = Seq(small, vu9p, smallModel, vu9pModel)
+  val all: Seq[MsmConfig] = Seq(small, vu9p, smallModel, small2Model, vu9pModel)
 }

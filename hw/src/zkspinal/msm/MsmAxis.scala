@@ -21,24 +21,33 @@ import zkspinal.keccak.{AxiClocked, AxiStreamNames}
   *                  bit 7 a start arrived while busy or with an error pending (ignored; does not abort)
   *   0x08 COUNT     points (= scalars) of the next job; written while idle
   *   0x0C TIMEOUT   watchdog cycles (reset 2^24)
-  *   0x10 CYCLES    start to done (lo, 0x14 hi)       0x18 BUSY   cycles the adder took an addition (lo, 0x1C hi)
+  *   0x10 CYCLES    start to done (lo, 0x14 hi)       0x18 BUSY   additions issued, every adder (lo, 0x1C hi)
   *   0x20 ACC_CYCLES accumulate + flush cycles (lo, 0x24 hi)
-  *   0x28 STALLS    point-rounds lost to a full stall FIFO    0x2C DEFERRED  additions that waited in a stall FIFO
-  *   0x30 STARVED   slots with no point available             0x34 ERROR_INDEX  element index of the first error
-  *   0x38 INFO      [7:0] windows, [15:8] stall FIFO depth, [31:16] adder latency
+  *   0x28 STALLS    cycles an addition waited for room in the retry queue   0x2C DEFERRED  additions sent to the
+  *                  retry queue (their bucket was busy)
+  *   0x30 STARVED   cycles an adder idled with points due and none queued    0x34 ERROR_INDEX  index of the first error
+  *                  (STALLS, DEFERRED, STARVED, SPILLED: summed over the adders)
+  *   0x38 INFO      [7:0] windows, [15:8] retry queue depth, [31:16] adder latency
   *   0x3C PHASE     [2:0] core phase (0 idle, 1 clear, 2 accumulate, 3 flush, 4 read-out)
   *   0x40 CONSUMED  points accumulated so far
   *   0x44 FRAMING   bit 0 packets: a stream may carry tlast before its last element (error bits 1 and 3 are not
   *                  raised), as it does when the host writes it in chunks through XDMA, which ends every write
   *                  with tlast; the element count alone frames the job (a stream that stops early ends in the
   *                  watchdog, bit 6).  0 after reset: tlast exactly on each stream's last element.  Written while idle.
+  *   0x48 ADDERS    number of bucket adders A (window j belongs to adder j mod A)
+  *   0x4C PARTIALS  partial bucket records that follow the buckets in the read-out (A x partial buckets per adder)
+  *   0x50 + 8a      BUSY of adder a (lo, +4 hi), a < A: cycles adder a took an addition
+  *   0x90 SPILLED   additions into partial buckets (a hot bucket's additions spread while it was busy)
   * Streams: s_axis_scalars (two 256-bit scalars per 512-bit beat), s_axis_points (three beats per point),
-  * m_axis_buckets (three beats per bucket, tlast on the last beat of the last bucket): reference_model/msm_formats.md.
+  * m_axis_buckets (three beats per record: the buckets, then the PARTIALS partial buckets; tlast on the last beat):
+  * reference_model/msm_formats.md.
   */
 object MsmAxisRegs {
   val control = 0x00; val error = 0x04; val count = 0x08; val timeout = 0x0C; val cycles = 0x10; val busy = 0x18
   val accCycles = 0x20; val stalls = 0x28; val deferred = 0x2C; val starved = 0x30; val errorIndex = 0x34
-  val framing = 0x44
+  val framing = 0x44; val adders = 0x48; val partials = 0x4C; val spilled = 0x90
+  /** BUSY of adder a (lo; hi at + 4) */
+  def adderBusy(a: Int): Int = 0x50 + 8 * a
   val info = 0x38; val phase = 0x3C; val consumed = 0x40
 }
 
@@ -219,11 +228,15 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked {
     read64(cycles, core.io.cycles)
     read64(busy, core.io.busyCycles)
     read64(accCycles, core.io.accCycles)
+    bus.read(U(cfg.adders, 32 bits), MsmAxisRegs.adders)
+    for (a <- 0 until cfg.adders) read64(adderBusy(a), core.io.laneBusy(a))
     bus.read(core.io.stalls, stalls)
     bus.read(core.io.deferred, deferred)
+    bus.read(core.io.spilled, MsmAxisRegs.spilled)
+    bus.read(U(cfg.partialRecords, 32 bits), MsmAxisRegs.partials)
     bus.read(core.io.starved, starved)
     bus.read(errorIndex, MsmAxisRegs.errorIndex)
-    bus.read(U(core.latency, 16 bits) ## U(cfg.stallDepth, 8 bits) ## U(cfg.numWindows, 8 bits), info)
+    bus.read(U(core.latency, 16 bits) ## U(cfg.retryDepth, 8 bits) ## U(cfg.numWindows, 8 bits), info)
     bus.read(core.io.phase.asBits.resize(32), phase)
     bus.read(core.io.consumed, consumed)
   }

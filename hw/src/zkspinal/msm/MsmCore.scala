@@ -17,38 +17,28 @@ case class BucketRecord(cfg: MsmConfig) extends Bundle {
   val last = Bool()
 }
 
-case class InFlightTag(windowBits: Int, addrBits: Int) extends Bundle {
-  val valid = Bool()
-  val window = UInt(windowBits bits)
-  val addr = UInt(addrBits bits)
-}
-
 object MsmPhase extends SpinalEnum {
   val IDLE, CLEAR, ACCUMULATE, FLUSH, READOUT = newElement()
 }
 
-/** The bucket engine: every point's digit of window j is added into bucket |d| of window j (sign -> -Q).
-  *
-  * Schedule (Hardcaml's): a slot counter gives cycle t to window t mod W, forever, so window j issues at most one
-  * addition every W cycles and a point is consumed in W consecutive slots.  In its slot a window issues:
-  *   1. the head of its stall FIFO, if that bucket is not in flight; the point's digit then joins the FIFO;
-  *   2. else the point's digit, if its bucket is neither in flight nor waiting in the FIFO (bucket order);
-  *   3. else the digit is deferred into the FIFO (a bubble), or, with the FIFO full, the point waits for its
-  *      window's next slot (a stall of one round).
-  * Hazard detection needs no per-bucket state: an addition issued d cycles ago is in flight while
-  * d <= adder latency + 1 (the write-back reaches memory before a later read only after that), and because slots
-  * are round-robin the additions of the same window sit exactly at d = W, 2W, ... in the tag pipeline, so the
-  * check is (latency + 2) / W comparators on the bucket address.  Every bucket receives its points in input
-  * order, so the buckets are bit-for-bit those of reference_model/msm.py accumulate_buckets.
+/** The bucket engine: every point's digit of window j is added into bucket |d| of window j (sign -> -Q), by
+  * cfg.adders lanes ([[MsmLane]]), each an adder with the windows it holds (cfg.laneWindows: a copy of each shared
+  * window, whose digits it takes for every N-th point, and its own share of the others).  A point
+  * enters every lane's queue at once (a synchronous fork: the engine takes it when every queue has room; a lane
+  * whose digits of the point are all zero drops it); each lane then issues one addition per cycle, so the engine
+  * needs max over lanes of (the lane's non-zero digits) cycles per point when its input keeps up.
   *
   * Phases: CLEAR (identity into every bucket, only when the memories are dirty: after reset or an aborted job;
-  * read-out leaves them clean), ACCUMULATE (until `count` points are consumed), FLUSH (stall FIFOs and
-  * pipeline drained), READOUT (every bucket, window 0 first, k ascending, written back as identity).
+  * read-out leaves them clean), ACCUMULATE (until `count` points are consumed), FLUSH (every lane's queues and
+  * pipeline drained), READOUT (every bucket, window 0 first, k ascending, a shared window from lane 0's copy; then
+  * lanes 1.. copies of the shared windows, lane by lane, window and k ascending; then every lane's partial buckets,
+  * lane 0 first, slot ascending, each tagged with its bucket or 0/0 when unclaimed; every record read is written
+  * back as the identity): the read-out order does not depend on which buckets were hot.
   */
 class MsmCore(val cfg: MsmConfig) extends Component {
   private val n = cfg.curve.field.width
   private val W = cfg.numWindows
-  private val f = cfg.curve.field
+  private val N = cfg.adders
   val io = new Bundle {
     val start = in(Bool())
     val count = in(UInt(32 bits))
@@ -60,20 +50,12 @@ class MsmCore(val cfg: MsmConfig) extends Component {
     val done = out(Bool())
     val waiting = out(Bool()) // accumulating and the next point has not arrived
     val cycles, accCycles, busyCycles = out(UInt(64 bits))
-    val stalls, deferred, starved = out(UInt(32 bits))
+    val laneBusy = out(Vec(UInt(64 bits), N))
+    val stalls, deferred, starved, spilled = out(UInt(32 bits))
   }
-  val adder = new TwistedEdwardsAdder(f, cfg.arith, cfg.mulModel)
-  val latency: Int = adder.latency
-  /** tag pipeline: stage 0 = issue register (memory read), stage 1 = adder input, stage 1 + latency = write-back */
-  val writeStage: Int = 1 + latency
-  val hazardTaps: Seq[Int] = (0 to latency).filter(i => (i + 1) % W == 0)
-
-  private val identity: Bits = {
-    val v = Seq(f.toMont(2), f.toMont(2), f.toMont(4), BigInt(0))
-    B(v.zipWithIndex.map { case (x, i) => x << (n * i) }.sum, 4 * n bits)
-  }
-  val memories = (0 until W).map(j => new BucketMemory(cfg.buckets(j), 4 * n, cfg.addrBits))
-  val fifos = new StallFifos(W, cfg.stallDepth, cfg.addrBits, 3 * n + 1)
+  val lanes: Seq[MsmLane] = (0 until N).map(l => new MsmLane(cfg, l))
+  /** the adder latency (every lane has the same adder) */
+  val latency: Int = lanes.head.latency
 
   private val phase = RegInit(MsmPhase.IDLE)
   io.phase := phase
@@ -83,122 +65,136 @@ class MsmCore(val cfg: MsmConfig) extends Component {
   private val countR = Reg(UInt(32 bits)) init (0)
   private val consumed = Reg(UInt(32 bits)) init (0)
   io.consumed := consumed
-  private val counters = Seq.fill(3)(Reg(UInt(64 bits)) init (0))
-  private val Seq(cycles, accCycles, busyCycles) = counters
-  private val small = Seq.fill(3)(Reg(UInt(32 bits)) init (0))
-  private val Seq(stalls, deferred, starved) = small
+  private val cycles, accCycles, busyCycles = Reg(UInt(64 bits)) init (0)
   io.cycles := cycles; io.accCycles := accCycles; io.busyCycles := busyCycles
-  io.stalls := stalls; io.deferred := deferred; io.starved := starved
+  io.laneBusy := Vec(lanes.map(_.io.busyCycles))
+  // sums of the lanes' event counters, registered (register reads only)
+  io.stalls := RegNext(lanes.map(_.io.stalls).reduce(_ + _)) init (0)
+  io.deferred := RegNext(lanes.map(_.io.deferred).reduce(_ + _)) init (0)
+  io.starved := RegNext(lanes.map(_.io.starved).reduce(_ + _)) init (0)
+  io.spilled := RegNext(lanes.map(_.io.spilled).reduce(_ + _)) init (0)
 
-  // ---- slots and the current point
-  private val slot = Reg(UInt(log2Up(W) bits)) init (0)
-  private val cursor = Reg(UInt(log2Up(W) bits)) init (0)
   private val accumulating = phase === MsmPhase.ACCUMULATE
-  private val slotting = accumulating || phase === MsmPhase.FLUSH
-  private val digit = io.jobs.payload.digits(slot)
-  private val newActive = accumulating && consumed =/= countR && io.jobs.valid && cursor === slot
-  private val newNonZero = digit.nonZero
-  private val newTag = digit.bucket
+  private val due = accumulating && consumed =/= countR
+  private val startNow = io.start && phase === MsmPhase.IDLE
 
-  // ---- tag pipeline (valid, window, bucket address), shared by hazard checks and write-back
-  private val tags = Vec.fill(writeStage + 1)(Reg(InFlightTag(log2Up(W), cfg.addrBits)))
-  tags.foreach(_.valid.init(False))
-  private def inFlight(a: UInt): Bool = hazardTaps.map(i => tags(i).valid && tags(i).addr === a).orR
+  // Every signal to a lane leaves a register here and every signal from a lane enters one (the lanes may sit in
+  // other SLRs: flop-to-flop crossings).  Points travel on credits: a lane takes a point only into a free queue
+  // entry, so no ready signal crosses.
+  private def toLane[T <: Data](x: T): T = RegNext(x)
+  private def fromLane[T <: Data](x: T): T = RegNext(x)
+  private val abortR = RegNext(io.abort) init (False)
 
-  // ---- the slot's decision
-  fifos.io.window := slot
-  fifos.io.nextWindow := slot.getAheadValue()
-  fifos.io.probeTag := newTag
-  private val headReady = slotting && fifos.io.headValid && !inFlight(fifos.io.headTag)
-  private val newFree = newNonZero && !inFlight(newTag) && !fifos.io.probeHit
-  private val issueHead = headReady
-  private val issueNew = !headReady && newActive && newFree
-  private val pushNew = newActive && newNonZero && !issueNew && (!fifos.io.full || issueHead)
-  private val advance = newActive && (!newNonZero || issueNew || pushNew)
-  fifos.io.pop := issueHead
-  fifos.io.push := pushNew
-  fifos.io.pushTag := newTag
-  fifos.io.pushData := digit.negative ## io.jobs.payload.q
-  fifos.io.clear := io.abort || io.start && phase === MsmPhase.IDLE
-  io.jobs.ready := advance && cursor === W - 1
-  io.waiting := accumulating && consumed =/= countR && !io.jobs.valid
-
-  private val issueQ = Reg(Bits(3 * n bits))
-  private val issueNeg = Reg(Bool())
-  tags(0).valid := issueHead || issueNew
-  tags(0).window := slot
-  tags(0).addr := Mux(issueHead, fifos.io.headTag, newTag)
-  issueQ := Mux(issueHead, fifos.io.headData(3 * n - 1 downto 0), io.jobs.payload.q)
-  issueNeg := Mux(issueHead, fifos.io.headData.msb, digit.negative)
-  for (i <- 1 to writeStage) tags(i) := tags(i - 1)
-
-  when(slotting) {
-    slot := Mux(slot === W - 1, U(0), slot + 1)
-    accCycles := accCycles + 1
-    when(issueHead || issueNew) { busyCycles := busyCycles + 1 }
-    when(pushNew) { deferred := deferred + 1 }
-    when(newActive && !advance) { stalls := stalls + 1 }
-    when(accumulating && cursor === slot && !io.jobs.valid && consumed =/= countR) { starved := starved + 1 }
+  // ---- one point to every lane's queue at once (a lane whose digits of it are all zero does not take it)
+  // point i's digits of the shared windows go to lane i mod N
+  private val turn = Reg(UInt(log2Up(N) max 1 bits)) init (0)
+  private val credits = Vec.fill(N)(Reg(UInt(log2Up(cfg.laneQueueDepth + 1) bits)) init (cfg.laneQueueDepth))
+  private val admitted = io.jobs.continueWhen(due && credits.map(_ =/= 0).andR)
+  admitted.ready := True
+  when(admitted.fire) { turn := (if (N == 1) U(0) else Mux(turn === N - 1, U(0), turn + 1)) }
+  for ((lane, l) <- lanes.zipWithIndex) {
+    val job = LaneJob(cfg, lane.windows.size)
+    for ((j, k) <- lane.windows.zipWithIndex) {
+      val src = io.jobs.payload.digits(j)
+      job.digits(k).negative := src.negative
+      job.digits(k).bucket := src.bucket
+      job.digits(k).nonZero := (if (cfg.isShared(j)) src.nonZero && turn === l else src.nonZero)
+    }
+    job.q := io.jobs.payload.q
+    val takes = admitted.fire && job.digits.map(_.nonZero).orR
+    lane.io.jobs.valid := toLane(takes) init (False)
+    lane.io.jobs.payload := toLane(job)
+    val back = fromLane(lane.io.credit) init (False)
+    credits(l) := credits(l) - U(takes) + U(back)
+    lane.io.start := toLane(startNow) init (False)
+    lane.io.due := toLane(due) init (False)
+    lane.io.abort := abortR
   }
-  when(advance) { cursor := Mux(cursor === W - 1, U(0), cursor + 1) }
-  when(io.jobs.fire) { consumed := consumed + 1 }
+  when(startNow) {
+    turn := 0
+    credits.foreach(_ := cfg.laneQueueDepth)
+  }
+  private val allCredits = credits.map(_ === cfg.laneQueueDepth).andR
+  private val lanesIdle = lanes.map(l => fromLane(l.io.idle) init (False)).andR
+  io.waiting := due && !io.jobs.valid
+  when(admitted.fire) { consumed := consumed + 1 }
+  when(accumulating || phase === MsmPhase.FLUSH) { accCycles := accCycles + 1 }
+  busyCycles := lanes.map(_.io.busyCycles).reduce(_ + _)
 
-  // ---- adder: bucket read one cycle after issue
-  private val win1 = tags(1).window
-  private val readData = Vec(memories.map(_.io.readData))(win1)
-  adder.io.input.valid := tags(1).valid
-  for (i <- 0 until 4) adder.io.input.payload.s(i) := readData(n * i, n bits).asUInt
-  for (i <- 0 until 3) adder.io.input.payload.q(i) := RegNext(issueQ(n * i, n bits)).asUInt
-  adder.io.input.payload.negate := RegNext(issueNeg)
-  private val wb = tags(writeStage)
-  private val wbData = adder.io.output.payload.asBits
-
-  // ---- clear and read-out state
+  // ---- clear
   private val maxBuckets = (0 until W).map(cfg.buckets).max
-  private val clr = Reg(UInt(log2Up(maxBuckets + 1) bits)) init (0)
-  private val roWin = Reg(UInt(log2Up(W) bits)) init (0)
+  private val clr = Reg(UInt(cfg.addrBits + 1 bits)) init (0)
+  private val clearing = Flow(UInt(cfg.addrBits + 1 bits))
+  clearing.valid := phase === MsmPhase.CLEAR
+  clearing.payload := clr
+  lanes.foreach { l => l.io.clear := toLane(clearing); l.io.clear.valid.init(False) }
+
+  // ---- read-out: segment by segment (a window of one lane), then the partial buckets.  Segments: every window j
+  // in order (a shared one from lane 0's copy), then lanes 1.. copies of the shared windows.  Requests go out one
+  // per cycle while the record FIFO has room for every request in flight.
+  private case class Segment(lane: Int, local: Int, window: Int) { def buckets: Int = cfg.buckets(window) }
+  private val segments: Seq[Segment] =
+    (0 until W).map { j => val l = if (cfg.isShared(j)) 0 else (0 until N).find(cfg.laneWindows(_).contains(j)).get
+      Segment(l, cfg.laneWindows(l).indexOf(j), j) } ++
+      (1 until N).flatMap(l => (0 until cfg.shared).map(j => Segment(l, j, j)))
+  private val S = cfg.partialSlots
+  /** records of a read-out: every segment's buckets, then every lane's partial buckets */
+  val readOutRecords: Int = segments.map(_.buckets).sum + N * S
+  assert(readOutRecords == cfg.totalBuckets + cfg.partialRecords)
+  private val localBits = log2Up(lanes.map(_.windows.size).max)
+  private val segLane = Vec(segments.map(g => U(g.lane, log2Up(N) max 1 bits)))
+  private val segLocal = Vec(segments.map(g => U(g.local, localBits bits)))
+  private val segLast = Vec(segments.map(g => U(g.buckets - 1, cfg.addrBits bits)))
+  private val roSeg = Reg(UInt(log2Up(segments.size) bits)) init (0)
   private val roAddr = Reg(UInt(cfg.addrBits bits)) init (0)
-  private val roPending = RegInit(False)
-  private val roFinished = RegInit(False)
-  private val outValid = RegInit(False)
-  private val outRec = Reg(BucketRecord(cfg))
-  private val lastAddr = Vec((0 until W).map(j => U(cfg.buckets(j) - 1, cfg.addrBits bits)))
-  private val roIssue = phase === MsmPhase.READOUT && !roPending && !outValid && !roFinished
-  private val roWinP = RegNext(roWin)
-  private val roAddrP = RegNext(roAddr)
-
-  for ((m, j) <- memories.zipWithIndex) {
-    m.io.read.valid := (tags(0).valid && tags(0).window === j) || (roIssue && roWin === j)
-    m.io.read.payload := Mux(phase === MsmPhase.READOUT, roAddr, tags(0).addr)
-    val wbHere = wb.valid && wb.window === j
-    val clearHere = phase === MsmPhase.CLEAR && clr < cfg.buckets(j)
-    val roHere = roPending && roWinP === j
-    m.io.write.valid := wbHere || clearHere || roHere
-    m.io.write.payload.address := Mux(wbHere, wb.addr, Mux(clearHere, clr.resize(cfg.addrBits), roAddrP))
-    m.io.write.payload.data := Mux(wbHere, wbData, identity)
+  private val roBuckets = RegInit(False)    // every segment requested: the partial buckets follow
+  private val roFinished = RegInit(False)   // every record requested
+  private val roPart = Reg(UInt(log2Up(N * S) bits)) init (0) // partial record: lane roPart / S, slot roPart % S
+  private val fifoDepth = 16
+  private val records = StreamFifo(ReadOutRecord(cfg), fifoDepth)
+  private val inFlight = Reg(UInt(log2Up(fifoDepth + 1) bits)) init (0)
+  private val room = inFlight +^ records.io.occupancy < fifoDepth
+  private val roIssue = phase === MsmPhase.READOUT && !roFinished && room
+  private val reqLane = Mux(roBuckets, (roPart / S).resize(log2Up(N) max 1), segLane(roSeg))
+  for ((lane, l) <- lanes.zipWithIndex) {
+    val req = Flow(ReadOutRequest(cfg, lane.windows.size))
+    req.valid := roIssue && reqLane === l
+    req.partial := roBuckets
+    req.bucket.window := segLocal(roSeg).resized
+    req.bucket.addr := roAddr
+    req.slot := (roPart % S).resize(log2Up(S))
+    lane.io.readOut := toLane(req)
+    lane.io.readOut.valid.init(False)
   }
-
+  private val returned = lanes.map { l => val r = fromLane(l.io.readOutData); r.valid.init(False); r }
+  records.io.push.valid := returned.map(_.valid).orR && phase === MsmPhase.READOUT
+  records.io.push.payload := (if (N == 1) returned.head.payload else MuxOH(Vec(returned.map(_.valid)), Vec(returned.map(_.payload))))
+  records.io.flush := io.abort || startNow
+  inFlight := inFlight + U(roIssue) - U(records.io.push.fire)
   when(roIssue) {
-    roPending := True
-    val lastInWindow = roAddr === lastAddr(roWin)
-    roAddr := Mux(lastInWindow, U(0), roAddr + 1)
-    when(lastInWindow) {
-      when(roWin === W - 1) { roFinished := True } otherwise { roWin := roWin + 1 }
+    when(roBuckets) {
+      roPart := roPart + 1
+      when(roPart === N * S - 1) { roFinished := True }
+    } otherwise {
+      val lastInSegment = roAddr === segLast(roSeg)
+      roAddr := Mux(lastInSegment, U(0), roAddr + 1)
+      when(lastInSegment) {
+        when(roSeg === segments.size - 1) { roBuckets := True } otherwise { roSeg := roSeg + 1 }
+      }
     }
   }
-  when(roPending) {
-    roPending := False
-    outValid := True
-    outRec.value := Vec(memories.map(_.io.readData))(roWinP)
-    outRec.window := roWinP.resized
-    outRec.bucket := roAddrP.resize(21) + 1
-    outRec.last := roWinP === W - 1 && roAddrP === lastAddr(W - 1)
+  private val sent = Reg(UInt(log2Up(readOutRecords) bits)) init (0)
+  io.buckets << records.io.pop.translateWith {
+    val b = BucketRecord(cfg)
+    b.value := records.io.pop.value
+    b.window := records.io.pop.window
+    b.bucket := records.io.pop.bucket
+    b.last := sent === readOutRecords - 1
+    b
   }
-  io.buckets.valid := outValid
-  io.buckets.payload := outRec
   when(io.buckets.fire) {
-    outValid := False
-    when(outRec.last) {
+    sent := sent + 1
+    when(io.buckets.last) {
       phase := MsmPhase.IDLE
       doneR := True
       dirty := False
@@ -210,10 +206,10 @@ class MsmCore(val cfg: MsmConfig) extends Component {
   switch(phase) {
     is(MsmPhase.IDLE) {
       when(io.start) {
-        counters.foreach(_ := 0); small.foreach(_ := 0)
+        cycles := 0; accCycles := 0
         consumed := 0; countR := io.count; doneR := False
-        slot := 0; cursor := 0; clr := 0
-        roWin := 0; roAddr := 0; roFinished := False
+        clr := 0
+        roSeg := 0; roAddr := 0; roBuckets := False; roPart := 0; roFinished := False; inFlight := 0; sent := 0
         phase := Mux(dirty, MsmPhase.CLEAR, MsmPhase.ACCUMULATE)
       }
     }
@@ -226,13 +222,9 @@ class MsmCore(val cfg: MsmConfig) extends Component {
       when(consumed === countR) { phase := MsmPhase.FLUSH }
     }
     is(MsmPhase.FLUSH) {
-      when(fifos.io.empty && !tags.map(_.valid).orR) { phase := MsmPhase.READOUT }
+      // every point back out of the queues (all credits home) and every lane idle for it
+      when(allCredits && lanesIdle && !lanes.map(_.io.jobs.valid).orR) { phase := MsmPhase.READOUT }
     }
   }
-  when(io.abort) {
-    phase := MsmPhase.IDLE
-    tags.foreach(_.valid := False)
-    outValid := False
-    roPending := False
-  }
+  when(io.abort) { phase := MsmPhase.IDLE }
 }

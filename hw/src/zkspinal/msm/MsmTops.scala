@@ -25,9 +25,13 @@ object MsmTops {
       val core = m.core
       curveInfo(cfg.curve) ++ Map("config" -> cfg.name, "windows" -> cfg.windows, "layout" -> cfg.layoutString,
         "bound" -> ("0x" + cfg.bound.toString(16)), "buckets" -> (0 until cfg.numWindows).map(cfg.buckets),
-        "total_buckets" -> cfg.totalBuckets, "stall_depth" -> cfg.stallDepth, "latency" -> core.latency,
-        "hazard_taps" -> core.hazardTaps.size, "scalar_fifo_depth" -> cfg.scalarFifoDepth,
-        "point_fifo_depth" -> cfg.pointFifoDepth, "dsp_tiles" -> core.adder.dspTiles, "mul_model" -> cfg.mulModel)
+        "total_buckets" -> cfg.totalBuckets, "partials" -> cfg.partialRecords,
+        "partial_slots" -> cfg.partialSlots, "retry_depth" -> cfg.retryDepth, "latency" -> core.latency,
+        "hazard_stages" -> core.lanes.head.hazardStages, "retry_delay" -> core.lanes.head.retryDelay,
+        "adders" -> cfg.adders, "lane_windows" -> (0 until cfg.adders).map(cfg.laneWindows),
+        "shared_windows" -> cfg.shared,
+        "lane_queue_depth" -> cfg.laneQueueDepth, "scalar_fifo_depth" -> cfg.scalarFifoDepth,
+        "point_fifo_depth" -> cfg.pointFifoDepth, "dsp_tiles" -> core.lanes.map(_.adder.dspTiles).sum, "mul_model" -> cfg.mulModel)
     })
 
   def all: Seq[Top] = Seq(adder(false), adder(true)) ++ MsmConfig.all.map(axis)

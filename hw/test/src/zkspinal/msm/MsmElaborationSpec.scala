@@ -11,22 +11,59 @@ class MsmElaborationSpec extends AnyFunSuite {
     assert(c.numWindows == 20 && c.windows.sum == 253)
     assert(c.buckets(0) == 4096 && c.buckets(13) == 2048 && c.buckets(19) == 2390)
     assert(c.totalBuckets == 67926)
-    assert(c.addrBits == 12 && Digit(c.addrBits).bucket.getWidth == 12)
+    assert(c.addrBits == 12)
   }
 
   test("configurations reject what the engine cannot build") {
     assertThrows[IllegalArgumentException](MsmConfig("short", windows = Seq(13, 13)))              // 26 < 253 bits
     assertThrows[IllegalArgumentException](MsmConfig("one", windows = Seq(24), scalarBound = Some(BigInt(1) << 20)))
-    assertThrows[IllegalArgumentException](MsmConfig("fifo", stallDepth = 6))
+    assertThrows[IllegalArgumentException](MsmConfig("fifo", retryDepth = 6))
     assertThrows[IllegalArgumentException](MsmConfig("bound", scalarBound = Some(BigInt(1))))
   }
 
-  test("hazard taps are the same-window positions within the write-back distance") {
+  test("the hazard check spans the write-back distance; a retry waits until then; records after the buckets") {
+    for (cfg <- Seq(MsmConfig.smallModel, MsmConfig.small2Model)) {
+      var core: MsmCore = null
+      SpinalConfig(targetDirectory = "build/elab").generateVerilog { core = new MsmCore(cfg); core }
+      assert(core.lanes.size == cfg.adders)
+      for (lane <- core.lanes) {
+        assert(lane.latency == lane.adder.latency && lane.writeStage == lane.latency + 1)
+        assert(lane.hazardStages == lane.writeStage && lane.retryDelay == lane.writeStage + 1)
+      }
+      assert(cfg.partialRecords == (cfg.adders - 1) * (0 until cfg.shared).map(cfg.buckets).sum + cfg.adders * cfg.partialSlots)
+    }
+  }
+
+  test("adders hold the shared low windows and split the others evenly, every window somewhere") {
+    val c = MsmConfig.vu9p
+    assert(c.adders == 2 && c.shared == 2)
+    assert(c.laneWindows(0) == Seq(0, 1) ++ (2 until 20 by 2) && c.laneWindows(1) == Seq(0, 1) ++ (3 until 20 by 2))
+    assert(c.partialRecords == 2 * 4096 + 2 * c.partialSlots)
+    assert(MsmConfig.small2.laneWindows(0) == Seq(0, 1, 2) && MsmConfig.small2.laneWindows(1) == Seq(0, 1, 3))
+    assert(MsmConfig.small.shared == 0 && MsmConfig.small.laneWindows(0) == (0 until 4))
+    assert(MsmConfig.small.partialRecords == MsmConfig.small.partialSlots)
+    assertThrows[IllegalArgumentException](MsmConfig.small.copy(adders = 3)) // 2 windows above the shared: not 3 ways
+    assertThrows[IllegalArgumentException](MsmConfig.vu9p.copy(sharedWindows = 3)) // 17 owned windows on 2 adders
+  }
+
+  test("every signal between the engine and a lane leaves a register and lands in one (SLR crossings)") {
     var core: MsmCore = null
-    SpinalConfig(targetDirectory = "build/elab").generateVerilog { core = new MsmCore(MsmConfig.smallModel); core }
-    val w = MsmConfig.smallModel.numWindows
-    assert(core.latency == core.adder.latency && core.writeStage == core.latency + 1)
-    assert(core.hazardTaps == (0 to core.latency).filter(i => (i + 1) % w == 0))
-    assert(core.hazardTaps.size == (core.latency + 1) / w)
+    val report = SpinalConfig(targetDirectory = "build/elab").generateVerilog { core = new MsmCore(MsmConfig.small2Model); core }
+    for (lane <- core.lanes) {
+      val (ins, outs) = lane.io.flatten.partition(_.isInput)
+      for (s <- ins) assert(s.getSingleDriver.exists(_.isReg), s"${s.getName()}: not driven by a register of the engine")
+      for (s <- outs) assert(s.getSingleDriver.exists(_.isReg), s"${s.getName()}: not driven by a register of the lane")
+    }
+    // inside each lane module, an input is only ever the right-hand side of a register assignment
+    val verilog = scala.io.Source.fromFile(s"build/elab/${report.toplevelName}.v").mkString
+    val laneModules = "(?s)module (MsmLane\\w*) \\((.*?)\\nendmodule".r.findAllMatchIn(verilog).toSeq
+    assert(laneModules.size == 2)
+    for (m <- laneModules) {
+      val body = m.group(2)
+      val inputs = "input\\s+(?:wire\\s+)?(?:\\[[^\\]]*\\]\\s*)?(io_\\w+)".r.findAllMatchIn(body).map(_.group(1)).toSeq
+      assert(inputs.exists(_.startsWith("io_jobs")) && inputs.exists(_.startsWith("io_readOut")))
+      for (in <- inputs; line <- body.linesIterator if s"\\b$in\\b".r.findFirstIn(line).nonEmpty && !line.contains("input"))
+        assert(line.trim.matches(s"\\w+ <= $in;"), s"${m.group(1)}: $in used outside a register: ${line.trim}")
+    }
   }
 }

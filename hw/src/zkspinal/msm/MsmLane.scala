@@ -1,0 +1,297 @@
+package zkspinal.msm
+
+import spinal.core._
+import spinal.lib._
+
+/** A point and its digits of the windows one lane owns (window `cfg.laneWindows(lane)(k)` is digit k). */
+case class LaneJob(cfg: MsmConfig, windows: Int) extends Bundle {
+  val digits = Vec(Digit(cfg.addrBits), windows)
+  val q = Bits(3 * cfg.curve.field.width bits)
+}
+
+/** A bucket address in one of a lane's windows (k = local window index). */
+case class LaneAddress(cfg: MsmConfig, windows: Int) extends Bundle {
+  val window = UInt(log2Up(windows) bits)
+  val addr = UInt(cfg.addrBits bits)
+}
+
+/** One addition waiting to be scheduled: bucket (local window, address), sign and point; `retried` = it comes
+  * back from the retry queue; `stamp` = the cycle it was deferred. */
+case class LaneOp(cfg: MsmConfig, windows: Int) extends Bundle {
+  val bucket = LaneAddress(cfg, windows)
+  val negative = Bool()
+  val q = Bits(3 * cfg.curve.field.width bits)
+  val retried = Bool()
+  val stamp = UInt(LaneOp.stampBits bits)
+}
+object LaneOp { val stampBits = 16 }
+
+/** An addition in the adder pipeline: its target is bucket (window, addr), or partial bucket `slot` when `partial`;
+  * `fresh` = the partial bucket was just claimed (the adder starts from the identity instead of its contents). */
+case class LaneTag(cfg: MsmConfig, windows: Int) extends Bundle {
+  val valid = Bool()
+  val partial = Bool()
+  val fresh = Bool()
+  val bucket = LaneAddress(cfg, windows)
+  val slot = UInt(log2Up(cfg.partialSlots) bits)
+  def sameBucket(b: LaneAddress): Bool = valid && !partial && bucket.window === b.window && bucket.addr === b.addr
+}
+
+/** One adder with the windows it owns (cfg.laneWindows(lane)) and their bucket memories; every bucket lives in
+  * exactly one lane, so lanes never wait on each other.  The lane is work-conserving: it issues one addition per
+  * cycle whenever one can go, whatever the digits look like.
+  *
+  * Pipeline (one addition per cycle, no stage ever stalls):
+  *   queue     cfg.laneQueueDepth points (the engine drops a point whose digits are all zero in this lane)
+  *   expand    the point's non-zero digits, lowest window first, one per cycle (registered)
+  *   C         the retry queue's head when it has waited `retryDelay` cycles, else the next expanded addition;
+  *             compared with every tag in flight (registered: the hazard check of stage D)
+  *   D         the decision, one of
+  *               main     the bucket is not in flight: add into it
+  *               partial  it is in flight: add into a partial bucket this bucket owns that is not in flight, or
+  *                        (a retried addition: the bucket is hot) claim a free partial bucket for it
+  *               defer    else into the retry queue (always room: C admits a new addition only when the queue
+  *                        could take every addition in C and D)
+  *   tags      stage 0 issue (memory read), stage 1 adder input, stage 1 + latency write-back
+  * A bucket is in flight while its tag sits in stages 0..latency (its write-back reaches memory before a read
+  * decided one cycle later), so the hazard check compares those latency + 1 tags.  The cfg.partialSlots partial
+  * buckets are claimed for the rest of the job; the read-out returns each after the buckets, tagged with the
+  * bucket it belongs to, and the host adds it in (reference_model/msm_formats.md).  A bucket's additions may
+  * happen in any order, so the engine's buckets equal the model's as curve points (every coordinate checked after
+  * normalization), not word for word.
+  */
+class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
+  val windows: Seq[Int] = cfg.laneWindows(lane)
+  private val W = windows.size
+  private val S = cfg.partialSlots
+  private val n = cfg.curve.field.width
+  private val f = cfg.curve.field
+  val io = new Bundle {
+    // every input is registered here and every output leaves a register (the lane may sit in another SLR)
+    val jobs = slave(Flow(LaneJob(cfg, W)))  // the engine sends a point only with a credit (a free queue entry)
+    val credit = out(Bool())    // a queue entry was freed: one more credit
+    val start = in(Bool())      // a job begins: queue emptied, partial buckets released, counters restart
+    val due = in(Bool())        // points are still due at the engine's input (the starved counter)
+    val abort = in(Bool())      // drop the queue, the retry queue and every addition in flight
+    val clear = slave(Flow(UInt(cfg.addrBits + 1 bits))) // write the identity at this address of every window
+    val readOut = slave(Flow(ReadOutRequest(cfg, W)))    // read a bucket (then cleared to the identity) or a
+    val readOutData = master(Flow(ReadOutRecord(cfg)))   // partial bucket: its record, a few cycles later
+    val idle = out(Bool())      // nothing queued, waiting or in flight
+    val busyCycles = out(UInt(64 bits))
+    val stalls, deferred, starved, spilled = out(UInt(32 bits))
+  }
+  val adder = new TwistedEdwardsAdder(f, cfg.arith, cfg.mulModel)
+  val latency: Int = adder.latency
+  /** tag pipeline: stage 0 = issue register (memory read), stage 1 = adder input, stage 1 + latency = write-back */
+  val writeStage: Int = 1 + latency
+  /** stages whose tag makes its bucket busy for a decision */
+  val hazardStages: Int = latency + 1
+  /** a deferred addition retries after this many cycles: the addition that blocked it has written back */
+  val retryDelay: Int = hazardStages + 1
+  require(retryDelay < (1 << (LaneOp.stampBits - 1)), "the retry stamp must span the retry delay")
+
+  val memories = windows.map(j => new BucketMemory(cfg.buckets(j), 4 * n, cfg.addrBits))
+  // ---- the inputs, registered
+  private val jobIn = RegNext(io.jobs).setName("jobIn")
+  jobIn.valid.init(False)
+  private val start = RegNext(io.start) init (False)
+  private val abort = RegNext(io.abort) init (False)
+  private val due = RegNext(io.due) init (False)
+  private val clear = RegNext(io.clear)
+  clear.valid.init(False)
+  private val ro = RegNext(io.readOut)
+  ro.valid.init(False)
+
+  private val queue = StreamFifo(LaneJob(cfg, W), cfg.laneQueueDepth)
+  queue.io.push.valid := jobIn.valid
+  queue.io.push.payload := jobIn.payload
+  assert(!jobIn.valid || queue.io.push.ready, "MsmLane: a point arrived without a credit")
+  queue.io.flush := abort || start
+  private val job = queue.io.pop
+  io.credit := RegNext(job.fire && !abort && !start) init (False)
+
+  private val busyCycles = Reg(UInt(64 bits)) init (0)
+  private val small = Seq.fill(4)(Reg(UInt(32 bits)) init (0))
+  private val Seq(stalls, deferred, starved, spilled) = small
+  io.busyCycles := busyCycles
+  io.stalls := stalls; io.deferred := deferred; io.starved := starved; io.spilled := spilled
+  private val now = Reg(UInt(LaneOp.stampBits bits)) init (0)
+  now := now + 1
+
+  // ---- expand: the head point's non-zero digits, one per cycle, lowest window first
+  private val taken = Reg(Bits(W bits)) init (0)
+  private val remaining = job.payload.digits.map(_.nonZero).asBits & ~taken
+  private val pick = OHMasking.first(remaining)
+  private val lastOfPoint = (remaining & ~pick) === 0
+  private val expanded = Stream(LaneOp(cfg, W))
+  private val pickedDigit = MuxOH(pick, job.payload.digits)
+  expanded.valid := job.valid && remaining.orR
+  expanded.bucket.window := OHToUInt(pick)
+  expanded.bucket.addr := pickedDigit.bucket
+  expanded.negative := pickedDigit.negative
+  expanded.q := job.payload.q
+  expanded.retried := False
+  expanded.stamp := 0
+  when(expanded.fire) { taken := Mux(lastOfPoint, B(0, W bits), taken | pick) }
+  job.ready := (expanded.fire && lastOfPoint) || (job.valid && !remaining.orR)
+  private val nextOp = expanded.m2sPipe(flush = abort)
+
+  // ---- retry queue
+  private val retry = StreamFifo(LaneOp(cfg, W), cfg.retryDepth)
+  retry.io.flush := abort
+  private val retryDue = retry.io.pop.valid && (now - retry.io.pop.stamp) >= retryDelay
+
+  // ---- tag pipeline
+  private val tags = Vec.fill(writeStage + 1)(Reg(LaneTag(cfg, W)))
+  tags.foreach(_.valid.init(False))
+
+  // ---- partial buckets: owner (window, address) once claimed, busy while an addition to it is in flight
+  private val owned = Vec.fill(S)(RegInit(False))
+  private val owner = Vec.fill(S)(Reg(LaneAddress(cfg, W)))
+  private val partialBusy = Vec.fill(S)(RegInit(False))
+
+  // ---- stage C
+  private val cValid = RegInit(False)
+  private val c = Reg(LaneOp(cfg, W))
+  private val dValid = RegInit(False)
+  private val d = Reg(LaneOp(cfg, W))
+  private val room = retry.io.occupancy +^ U(cValid) +^ U(dValid) < cfg.retryDepth
+  private val takeRetry = retryDue
+  private val takeNew = !retryDue && nextOp.valid && room
+  retry.io.pop.ready := takeRetry
+  nextOp.ready := takeNew
+  cValid := takeRetry || takeNew
+  c := Mux(takeRetry, retry.io.pop.payload, nextOp.payload)
+  // hazards of stage D, one cycle early: stages 0..latency - 1 now are stages 1..latency then
+  private val dHazard = Reg(Bool())
+  dHazard := (0 until hazardStages - 1).map(i => tags(i).sameBucket(c.bucket)).orR
+  private val dOwns = Reg(Bits(S bits))
+  dOwns := Vec((0 until S).map(s => owned(s) && owner(s).window === c.bucket.window &&
+    owner(s).addr === c.bucket.addr)).asBits
+
+  // ---- stage D: the decision
+  dValid := cValid
+  d := c
+  private val claimedLast = RegInit(False)   // a partial bucket was claimed last cycle (its owner is news to dOwns)
+  private val claimedSlot = Reg(UInt(log2Up(S) bits))
+  private val claimedFor = Reg(LaneAddress(cfg, W))
+  private val sameAsClaimed = claimedLast && claimedFor.window === d.bucket.window && claimedFor.addr === d.bucket.addr
+  private val owns = dOwns | (UIntToOh(claimedSlot, S) & B(S bits, default -> sameAsClaimed))
+  private val mainBusy = dHazard || tags(0).sameBucket(d.bucket)
+  private val ownsIdle = owns & ~partialBusy.asBits
+  private val free = ~owned.asBits
+  private val useOwned = ownsIdle.orR
+  private val mayClaim = d.retried && free.orR
+  private val issueMain = dValid && !mainBusy
+  private val issuePartial = dValid && mainBusy && (useOwned || mayClaim)
+  private val claim = issuePartial && !useOwned
+  private val defer = dValid && mainBusy && !useOwned && !mayClaim
+  private val slot = OHToUInt(OHMasking.first(Mux(useOwned, ownsIdle, free)))
+
+  retry.io.push.valid := defer
+  retry.io.push.payload.bucket := d.bucket
+  retry.io.push.payload.negative := d.negative
+  retry.io.push.payload.q := d.q
+  retry.io.push.payload.retried := True
+  retry.io.push.payload.stamp := now
+  claimedLast := claim
+  claimedSlot := slot
+  claimedFor := d.bucket
+  when(claim) { owned(slot) := True; owner(slot) := d.bucket }
+  when(issuePartial) { partialBusy(slot) := True }
+  private val wbSoon = tags(hazardStages - 1) // its bucket is free for the decision of the next cycle
+  when(wbSoon.valid && wbSoon.partial) { partialBusy(wbSoon.slot) := False }
+
+  private val issueQ = Reg(Bits(3 * n bits))
+  private val issueNeg = Reg(Bool())
+  tags(0).valid := issueMain || issuePartial
+  tags(0).partial := !issueMain
+  tags(0).fresh := claim
+  tags(0).bucket := d.bucket
+  tags(0).slot := slot
+  issueQ := d.q
+  issueNeg := d.negative
+  for (i <- 1 to writeStage) tags(i) := tags(i - 1)
+
+  when(issueMain || issuePartial) { busyCycles := busyCycles + 1 }
+  when(issuePartial) { spilled := spilled + 1 }
+  when(defer) { deferred := deferred + 1 }
+  when(nextOp.valid && !retryDue && !room) { stalls := stalls + 1 }
+  when(due && !job.valid && !(issueMain || issuePartial)) { starved := starved + 1 }
+  when(start) {
+    busyCycles := 0; small.foreach(_ := 0)
+    owned.foreach(_ := False)
+  }
+  when(abort) {
+    tags.foreach(_.valid := False)
+    cValid := False; dValid := False; claimedLast := False
+    taken := 0
+    owned.foreach(_ := False); partialBusy.foreach(_ := False)
+  }
+  io.idle := RegNext(!jobIn.valid && !job.valid && !nextOp.valid && !cValid && !dValid && !retry.io.pop.valid &&
+    !tags.map(_.valid).orR) init (False)
+
+  // ---- adder: bucket or partial bucket read one cycle after issue (the identity for a fresh partial bucket)
+  private val identity: Bits = {
+    val v = Seq(f.toMont(2), f.toMont(2), f.toMont(4), BigInt(0))
+    B(v.zipWithIndex.map { case (x, i) => x << (n * i) }.sum, 4 * n bits)
+  }
+  private val partials = Mem(Bits(4 * n bits), S)
+  private val roPartial = ro.valid && ro.partial
+  private val partialAddr = Mux(roPartial, ro.slot, tags(0).slot)
+  private val partialData = partials.readSync(partialAddr, enable = roPartial || tags(0).valid)
+  private val readData = Vec(memories.map(_.io.readData))
+  private val operand = Mux(tags(1).partial, Mux(tags(1).fresh, identity, partialData), readData(tags(1).bucket.window))
+  adder.io.input.valid := tags(1).valid
+  for (i <- 0 until 4) adder.io.input.payload.s(i) := operand(n * i, n bits).asUInt
+  for (i <- 0 until 3) adder.io.input.payload.q(i) := RegNext(issueQ(n * i, n bits)).asUInt
+  adder.io.input.payload.negate := RegNext(issueNeg)
+  private val wb = tags(writeStage)
+  private val wbData = adder.io.output.payload.asBits
+  partials.write(wb.slot, wbData, enable = wb.valid && wb.partial)
+
+  // ---- read-out: the request's record one cycle after the memory read; a bucket read becomes the identity
+  private val got = RegNext(ro)
+  got.valid.init(False)
+  private val claimed = owned(got.slot)
+  private val record = ReadOutRecord(cfg)
+  private val globalWindow = Vec(windows.map(j => U(j, 7 bits)))
+  when(got.partial) {
+    record.value := Mux(claimed, partialData, identity)
+    record.window := Mux(claimed, globalWindow(owner(got.slot).window), U(0, 7 bits))
+    record.bucket := Mux(claimed, owner(got.slot).addr.resize(21) + 1, U(0, 21 bits))
+  } otherwise {
+    record.value := readData(got.bucket.window)
+    record.window := globalWindow(got.bucket.window)
+    record.bucket := got.bucket.addr.resize(21) + 1
+  }
+  io.readOutData := RegNext(got.translateWith(record))
+  io.readOutData.valid.init(False)
+
+  for ((m, k) <- memories.zipWithIndex) {
+    val roHere = ro.valid && !ro.partial && ro.bucket.window === k
+    m.io.read.valid := (tags(0).valid && !tags(0).partial && tags(0).bucket.window === k) || roHere
+    m.io.read.payload := Mux(roHere, ro.bucket.addr, tags(0).bucket.addr)
+    val wbHere = wb.valid && !wb.partial && wb.bucket.window === k
+    val clearHere = clear.valid && clear.payload < m.buckets
+    val readHere = got.valid && !got.partial && got.bucket.window === k
+    m.io.write.valid := wbHere || clearHere || readHere
+    m.io.write.payload.address := Mux(wbHere, wb.bucket.addr, Mux(clearHere, clear.payload.resize(cfg.addrBits),
+      got.bucket.addr))
+    m.io.write.payload.data := Mux(wbHere, wbData, identity)
+  }
+}
+
+/** A read-out request to a lane: bucket (local window, address), or partial bucket `slot` when `partial`. */
+case class ReadOutRequest(cfg: MsmConfig, windows: Int) extends Bundle {
+  val partial = Bool()
+  val bucket = LaneAddress(cfg, windows)
+  val slot = UInt(log2Up(cfg.partialSlots) bits)
+}
+
+/** A record of the read-out: (U, V, W, T) and the (window, k) tag it goes out with. */
+case class ReadOutRecord(cfg: MsmConfig) extends Bundle {
+  val value = Bits(4 * cfg.curve.field.width bits)
+  val window = UInt(7 bits)
+  val bucket = UInt(21 bits)
+}
