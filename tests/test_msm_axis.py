@@ -61,10 +61,12 @@ def test_msm_axis_real_long():
 
 
 @pytest.mark.long
-@pytest.mark.parametrize("name", ["random", "max", "hammer", "alternating", "equal"])
-def test_msm_axis_vu9p_long(name):
-    """Hardcaml's layout on full BLS12-377 scalars (multiplier model) through the C++ harness (random pauses on the three streams):
-    buckets bit for bit against the model."""
+@pytest.mark.parametrize("name, npow", [("random", 14), ("half_ones", 10), ("below16", 10), ("max", 7), ("hammer", 7),
+                                        ("alternating", 7), ("equal", 7)])
+def test_msm_axis_vu9p_long(name, npow):
+    """The VU9P configuration's twin (two adders, Hardcaml's layout, the multiplier model) through the C++ harness
+    (random pauses on the three streams): 2^14 random points, and the adversarial sets; buckets (partial records
+    merged) against the model as curve points, per-adder additions against the digits."""
     import random
 
     from reference_model import msm
@@ -74,13 +76,15 @@ def test_msm_axis_vu9p_long(name):
 
     top = "MsmAxis_vu9p_model"
     layout = layout_of(top)
+    info = simrun.top_info(top)
     seed = simrun.seed_from_env()
     r = random.Random(seed)
-    points, _ = msm_data.generate(7, seed & 0xFFFF)
+    points, _ = msm_data.generate(npow, seed & 0xFFFF)
     records = msm.precompute_points(points).records
     scalars = scalar_set(name, layout, len(points), r)
     res = msm_cpp.run(top, scalars, records, pause=30, seed=seed)
     assert res["error"] == 0, res
+    assert res["adder_busy"] == msm.additions_per_adder(layout, scalars, info["adders"], info["shared_windows"])
     assert msm.same_buckets(res["buckets"], msm.accumulate_buckets(layout, records, scalars)), f"{name}: replay with SEED={seed}"
 
 

@@ -438,8 +438,8 @@ def test_future_core_shape_drops_in(tmp_path, shell, board):
 
 # ---------------------------------------------------------------- the VU9P floorplan of a two-adder MSM engine
 FLOORPLAN_BREAKS = {
-    "adder 1 unassigned": (lambda t: t.replace("{zk_vu9p_i/core/inst/core/lanes_1}", "{zk_vu9p_i/core/inst/core/lanes_9}"),
-                           "adder 1"),
+    "adder 1 unassigned": (lambda t: t.replace("NAME =~ zk_vu9p_i/core/inst/core/lanes_1/* &&", "NAME =~ lanes_9/* &&"),
+                           "adder 1 (zk_vu9p_i/core/inst/core/lanes_1/scheduler_reg) is in 0 floorplan pblocks"),
     "adders share an SLR": (lambda t: t.replace("pb_zk_adder1] -add {SLR2}", "pb_zk_adder1] -add {SLR0}"), "share SLR0"),
     "adder in the shell's SLR": (lambda t: t.replace("pb_zk_adder1] -add {SLR2}", "pb_zk_adder1] -add {SLR1}"),
                                  "adder 1 shares the shell"),
@@ -448,6 +448,13 @@ FLOORPLAN_BREAKS = {
     "a pblock of two SLRs": (lambda t: t.replace("pb_zk_adder1] -add {SLR2}", "pb_zk_adder1] -add {SLR2 SLR1}"),
                              "one whole SLR"),
     "a FIFO left out": (lambda t: t.replace(" zk_vu9p_i/h2c*", ""), "h2c0_fifo"),
+    "a whole adder in one SLR": (lambda t: t.replace("lanes_0/* && NAME !~ zk_vu9p_i/core/inst/core/lanes_0/adder/tOut/* && "
+                                                     "NAME !~ zk_vu9p_i/core/inst/core/lanes_0/adder/wOut/*", "lanes_0/*"),
+                                 "2 floorplan pblocks"),
+    "an SLR over its DSPs": (lambda t: t.replace(" && NAME !~ zk_vu9p_i/core/inst/core/lanes_1/adder/wOut/*", "")
+                             .replace("lanes_*/adder/wOut/*", "lanes_0/adder/wOut/*"), "SLR2 is given 2,502 DSP48E2"),
+    "a product left out": (lambda t: t.replace("NAME =~ zk_vu9p_i/core/inst/core/lanes_*/adder/tOut/*", "NAME =~ none"),
+                           "product tOut"),
     "the engine's logic left out": (lambda t: t.replace("NAME =~ zk_vu9p_i/core/inst/*", "NAME =~ zk_vu9p_i/none/*"),
                                     "the core's own logic"),
 }

@@ -20,7 +20,8 @@ static const reg POSEIDON[] = {{"info", 0x00, 0}, {"info2", 0x04, 0}, {"frames_i
 static const reg MSM[] = {{"control", 0x00, 0}, {"error", 0x04, 0}, {"count", 0x08, 0}, {"timeout", 0x0C, 0},
                           {"cycles", 0x10, 1}, {"busy", 0x18, 1}, {"acc_cycles", 0x20, 1}, {"stalls", 0x28, 0},
                           {"deferred", 0x2C, 0}, {"starved", 0x30, 0}, {"error_index", 0x34, 0}, {"info", 0x38, 0},
-                          {"phase", 0x3C, 0}, {"consumed", 0x40, 0}, {NULL, 0, 0}};
+                          {"phase", 0x3C, 0}, {"consumed", 0x40, 0}, {"framing", 0x44, 0}, {"adders", 0x48, 0},
+                          {"partials", 0x4C, 0}, {"spilled", 0x90, 0}, {NULL, 0, 0}};
 /* status outputs the system block shows, per core (then the board's adapters': InbandLast for Poseidon) */
 static const char *SPONGE_STATUS[] = {"messages", "errors", NULL};
 static const char *POSEIDON_STATUS[] = {"inband_frames", "inband_partial", NULL};

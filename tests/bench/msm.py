@@ -62,6 +62,7 @@ RANDOM_MIN_BUSY, HOT_MIN_BUSY = 0.99, 0.90
 ONE_MSM_MAX_S, FOUR_MSM_MAX_S = 2.5, 11.0
 PCIE_GEN3_X16_GBPS = 12.5      # at the hardware (docs: domain.md, XDMA throughput reference)
 BYTES_PER_POINT = 192 + 32      # a point record (three beats) and its scalar word (msm_formats.md)
+POINT_BEATS = 3                 # beats of a point record at the engine's point port
 # yosys LUT1..LUT6 (Hardcaml's whole design: 387,166 CLB LUTs)
 ADDER_MAX_LUT = 340_000
 ENGINE_MAX_LUT = 800_000
@@ -148,10 +149,14 @@ def project(row: dict, layout: M.WindowLayout, mhz: float) -> dict:
             "post_s": post, "bound_s": n * per_adder / (mhz * 1e6), "adders": row["adders"]}
 
 
-def memory_estimate(layout: M.WindowLayout, n_bits: int = 377) -> dict:
+def memory_estimate(layout: M.WindowLayout, n_bits: int = 377, lane_windows: list | None = None) -> dict:
+    """Bucket memories by shape: every window each adder holds (lane_windows, from the manifest: a shared low window
+    has a copy in every adder), 72 bits x 4,096 per URAM288; per adder too."""
     width = 4 * n_bits
-    uram = sum(math.ceil(width / 72) * math.ceil(layout.buckets(j) / 4096) for j in range(layout.num_windows))
-    return {"bucket_bits": layout.total_buckets * width, "uram288": uram}
+    lanes = lane_windows or [list(range(layout.num_windows))]
+    per = [sum(math.ceil(width / 72) * math.ceil(layout.buckets(j) / 4096) for j in ws) for ws in lanes]
+    return {"bucket_bits": sum(layout.buckets(j) for ws in lanes for j in ws) * width, "uram288": sum(per),
+            "uram288_per_adder": per}
 
 
 def area_verdicts(syn: dict, uram: int | None = None) -> list[str]:
@@ -254,7 +259,7 @@ def main(argv=None) -> int:
         real = args.top[:-len("_model")] if args.top.endswith("_model") else args.top
         with simulator_output_to_log(LOG):
             syn = hier_synth.run(simrun.RTL / simrun.top_info(real)["file"], real)
-        mem = memory_estimate(layout)
+        mem = memory_estimate(layout, lane_windows=info["lane_windows"])
         adder = syn["modules"]["TwistedEdwardsAdder"]
         mul = syn["modules"]["MontgomeryMul"]
         out["synth"] = {k: v for k, v in syn.items() if k not in ("depth_per_module",)}
@@ -270,12 +275,24 @@ def main(argv=None) -> int:
                   f"{r['ff']:>10}{r['bram36']:>8}{r['uram']:>6}  {r['lut_levels']} LUT levels, "
                   f"{r['carry_bits']}-bit carry chain")
         print(f"  deepest register-to-register logic in {syn['deepest_module']}")
-        print(f"  bucket memories, {info['layout']}: {mem['bucket_bits'] / 8e6:.1f} MB = {mem['uram288']} URAM288 by "
-              f"shape (VU9P: 960); VU9P LUTs 1,182,240: {'met' if syn['lut_sites'] <= 1182240 else 'MISSED'} by "
-              f"LUT6 sites")
+        print(f"  bucket memories, {info['layout']} on {info['adders']} adder(s) (shared windows copied): "
+              f"{mem['bucket_bits'] / 8e6:.1f} MB = {mem['uram288']} URAM288 by shape ("
+              f"{' + '.join(map(str, mem['uram288_per_adder']))}; VU9P: 960, 320 per SLR); VU9P LUTs 1,182,240: "
+              f"{'met' if syn['lut_sites'] <= 1182240 else 'MISSED'} by LUT6 sites")
         missed += area_verdicts(syn, mem["uram288"])
     for m in missed:
         print(f"TARGET MISSED: {m}")
+    for r in rows:
+        if r["set"] in HOT_SETS:
+            # the point port takes a point per POINT_BEATS cycles: with few non-zero digits per point, that is the
+            # bound on the adders' busy fraction, whatever the scheduler does
+            bound = min(1.0, r["additions"] / (r["adders"] * r["points"] * POINT_BEATS))
+            r["port_bound_frac"] = bound
+            print(f"NOTE {r['set']} 2^{r['npow']}: {r['additions'] / r['points']:.2f} additions per point; the point "
+                  f"port ({POINT_BEATS} beats a point) bounds each adder at {bound:.1%} busy; measured "
+                  f"{min(r['adder_busy_frac']):.1%} (lowest adder) = {min(r['adder_busy_frac']) / bound:.0%} of it; "
+                  f"over PCIe Gen3 x16 ({BYTES_PER_POINT} bytes a point) the bound is "
+                  f"{min(1.0, r['additions'] / r['points'] * PCIE_GEN3_X16_GBPS * 1e9 / BYTES_PER_POINT / (r['adders'] * 278e6)):.1%} at 278 MHz")
     if not missed:
         print("all MSM targets met (busy, projection" + ("" if args.no_synth else f", {AREA_TARGETS_TEXT}") + ")")
     if args.json:

@@ -39,19 +39,25 @@ set_clock_groups -asynchronous -group [get_clocks -of_objects [get_pins -hier -f
 # ---- floorplan (issue "MSM: two adders on one VU9P").  The PCIe x16 block on quads 224..227 sits in SLR1 (clock
 # regions X4Y5:X5Y8 in the same Corundum project's fpga/mqnic/VCU1525/fpga_100g/placement.xdc), so the shell (XDMA,
 # the stream FIFOs, the AXI4-Lite interconnect, the system block) and the engine's control (slicer, point port,
-# read-out) stay in SLR1, and each adder of MsmAxis (MsmLane lanes_a: its TwistedEdwardsAdder, bucket memories,
-# queues and partial buckets) gets an SLR of its own next to it: one boundary each, crossed only by the lane ports,
-# which leave a register on one side and land in one on the other (MsmElaborationSpec checks it on the Verilog).
+# read-out) stay in SLR1, and each adder of MsmAxis (MsmLane lanes_a: its scheduler, bucket memories, queues,
+# partial buckets and TwistedEdwardsAdder) gets the SLR beside it, one boundary away, crossed only by the lane
+# ports, which leave a register on one side and land in one on the other (MsmElaborationSpec checks it on the
+# Verilog).  DSP budget: an adder's 7 Montgomery products take 7 x 417 = 2,919 DSP48E2, more than one SLR's 2,280
+# (6,840 / 3), so two of them (T' = E*H and W' = F*G, the last products, whose results only wait for the write-back)
+# sit in SLR1 with the shell: 5 x 417 = 2,085 per adder SLR, 4 x 417 = 1,668 in SLR1.  Their operands and results
+# leave and enter registers on both sides (FlowCore inputs and outputs are registers).
 # -quiet: a core without adders (PairFixture, a one-adder MsmAxis) leaves the adder pblocks empty.
 create_pblock pb_zk_shell
 resize_pblock [get_pblocks pb_zk_shell] -add {SLR1}
 add_cells_to_pblock [get_pblocks pb_zk_shell] [get_cells -quiet {zk_vu9p_i/xdma_0 zk_vu9p_i/h2c* zk_vu9p_i/c2h* zk_vu9p_i/axil_ic zk_vu9p_i/sys}]
 add_cells_to_pblock [get_pblocks pb_zk_shell] [get_cells -quiet -hierarchical -filter {IS_PRIMITIVE && NAME =~ zk_vu9p_i/core/inst/* && NAME !~ zk_vu9p_i/core/inst/core/lanes_*}]
+add_cells_to_pblock [get_pblocks pb_zk_shell] [get_cells -quiet -hierarchical -filter {IS_PRIMITIVE && NAME =~ zk_vu9p_i/core/inst/core/lanes_*/adder/tOut/*}]
+add_cells_to_pblock [get_pblocks pb_zk_shell] [get_cells -quiet -hierarchical -filter {IS_PRIMITIVE && NAME =~ zk_vu9p_i/core/inst/core/lanes_*/adder/wOut/*}]
 create_pblock pb_zk_adder0
 resize_pblock [get_pblocks pb_zk_adder0] -add {SLR0}
-add_cells_to_pblock [get_pblocks pb_zk_adder0] [get_cells -quiet {zk_vu9p_i/core/inst/core/lanes_0}]
+add_cells_to_pblock [get_pblocks pb_zk_adder0] [get_cells -quiet -hierarchical -filter {IS_PRIMITIVE && NAME =~ zk_vu9p_i/core/inst/core/lanes_0/* && NAME !~ zk_vu9p_i/core/inst/core/lanes_0/adder/tOut/* && NAME !~ zk_vu9p_i/core/inst/core/lanes_0/adder/wOut/*}]
 set_property IS_SOFT FALSE [get_pblocks pb_zk_adder0]
 create_pblock pb_zk_adder1
 resize_pblock [get_pblocks pb_zk_adder1] -add {SLR2}
-add_cells_to_pblock [get_pblocks pb_zk_adder1] [get_cells -quiet {zk_vu9p_i/core/inst/core/lanes_1}]
+add_cells_to_pblock [get_pblocks pb_zk_adder1] [get_cells -quiet -hierarchical -filter {IS_PRIMITIVE && NAME =~ zk_vu9p_i/core/inst/core/lanes_1/* && NAME !~ zk_vu9p_i/core/inst/core/lanes_1/adder/tOut/* && NAME !~ zk_vu9p_i/core/inst/core/lanes_1/adder/wOut/*}]
 set_property IS_SOFT FALSE [get_pblocks pb_zk_adder1]

@@ -1,6 +1,8 @@
 """The floorplan of a board's constraints (pblocks of whole SLRs) against the block design: every adder of the MSM
 engine (MsmLane lanes_a, from the manifest's `adders`) in exactly one pblock of one SLR of its own, next to the
-shell's SLR; every cell on the core's stream and register paths (XDMA, FIFOs, width converters, frame adapters,
+shell's SLR, each of its Montgomery products (the instances of TwistedEdwardsAdder in the Verilog) in exactly one
+pblock, and no SLR given more DSP48E2 than it has (the manifest's DSP tiles per product); every cell on the core's
+stream and register paths (XDMA, FIFOs, width converters, frame adapters,
 the AXI4-Lite interconnect, the system block, the engine's own logic outside its adders) in the shell's pblock, so
 no block-design net crosses an SLR boundary and the only crossings are the engine's lane ports (registered on both
 sides, checked on the Verilog by MsmElaborationSpec).  Cells left to the placer: clocking (the MMCM sits by its
@@ -11,6 +13,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import re
+from collections import Counter
 from pathlib import Path
 
 # cells the placer may put anywhere (see above), by block-design name
@@ -18,12 +21,13 @@ FREE_CELLS = ("refclk_buf", "core_clk", "rst_core", "rst_xdma", "const_*", "flas
 
 
 def pblocks(xdc_text: str) -> dict[str, dict]:
-    """{name: {"slrs": [...], "include": [glob...], "exclude": [glob...], "primitives_only": bool}} of an XDC."""
+    """{name: {"slrs": [...], "rules": [(include globs, exclude globs), ...]}} of an XDC: one rule per
+    add_cells_to_pblock (a cell belongs when a rule's includes take it and that rule's excludes do not)."""
     out: dict[str, dict] = {}
     for raw in xdc_text.splitlines():
         line = raw.split("#", 1)[0].strip()
         if m := re.match(r"create_pblock\s+(\S+)$", line):
-            out[m[1]] = {"slrs": [], "include": [], "exclude": [], "primitives_only": False}
+            out[m[1]] = {"slrs": [], "rules": []}
         elif m := re.match(r"resize_pblock\s+\[get_pblocks\s+(\S+)\]\s+-add\s+\{([^}]*)\}", line):
             out[m[1]]["slrs"] += [s for s in m[2].split() if re.fullmatch(r"SLR\d", s)]
             if any(not re.fullmatch(r"SLR\d", s) for s in m[2].split()):
@@ -31,23 +35,25 @@ def pblocks(xdc_text: str) -> dict[str, dict]:
         elif m := re.match(r"add_cells_to_pblock\s+\[get_pblocks\s+(\S+)\]\s+\[get_cells\s+(.*)\]$", line):
             pb, args = out[m[1]], m[2]
             if f := re.search(r"-filter\s+\{([^}]*)\}", args):
-                pb["include"] += re.findall(r"NAME\s*=~\s*(\S+)", f[1])
-                pb["exclude"] += re.findall(r"NAME\s*!~\s*(\S+)", f[1])
-                pb["primitives_only"] |= "IS_PRIMITIVE" in f[1]
+                pb["rules"].append((re.findall(r"NAME\s*=~\s*(\S+)", f[1]), re.findall(r"NAME\s*!~\s*(\S+)", f[1])))
             elif lst := re.search(r"\{([^}]*)\}", args):
-                pb["include"] += lst[1].split()
+                pb["rules"].append((lst[1].split(), []))
     return out
 
 
 def owners(pbs: dict[str, dict], cell: str) -> list[str]:
     """The pblocks whose cell patterns take `cell` (a hierarchical path, or a primitive below one)."""
-    found = []
-    for name, pb in pbs.items():
-        hit = any(fnmatch.fnmatchcase(cell, p) or cell.startswith(p.rstrip("*") + "/") and "*" not in p
-                  for p in pb["include"])
-        if hit and not any(fnmatch.fnmatchcase(cell, p) for p in pb["exclude"]):
-            found.append(name)
-    return found
+    def takes(p: str) -> bool:
+        return fnmatch.fnmatchcase(cell, p) or ("*" not in p and cell.startswith(p + "/"))
+
+    return [name for name, pb in pbs.items()
+            if any(any(map(takes, inc)) and not any(fnmatch.fnmatchcase(cell, x) for x in exc) for inc, exc in pb["rules"])]
+
+
+def adder_products(verilog: Path) -> list[str]:
+    """Instance names of the Montgomery products inside module TwistedEdwardsAdder of an emitted top."""
+    m = re.search(r"^module TwistedEdwardsAdder\b(.*?)^endmodule", verilog.read_text(), re.S | re.M)
+    return re.findall(r"^\s+MontgomeryMul\w*\s+(\w+)\s*\(", m[1], re.M) if m else []
 
 
 class FloorplanChecks:
@@ -88,16 +94,26 @@ class FloorplanChecks:
                          f"path would cross an SLR boundary without registers")
         # the adders
         core = self.rec["cells"].get("/core", {}).get("vlnv", "::").split(":")[2]
-        manifest = json.loads((self.rtl_dir / "manifest.json").read_text())
-        adders = int(manifest.get(core, {}).get("adders", 0)) if manifest.get(core, {}).get("kind") == "MsmAxis" else 0
-        if adders > 1 and adders > len(fp["adders"]):
+        info = json.loads((self.rtl_dir / "manifest.json").read_text()).get(core, {})
+        adders = int(info.get("adders", 0)) if info.get("kind") == "MsmAxis" else 0
+        if adders < 2:
+            return
+        if adders > len(fp["adders"]):
             self.bad(f"{core} has {adders} adders; the {self.board} floorplan places {len(fp['adders'])}")
+        products = adder_products(self.rtl_dir / info["file"])
+        if not products:
+            self.bad(f"{core}: no Montgomery products found in its TwistedEdwardsAdder")
+            return
+        per_product = int(info["dsp_tiles"]) // (adders * len(products))
+        dsp = Counter()
         used: dict[int, int] = {}
-        for a in range(adders if adders > 1 else 0):
+        for a in range(adders):
             lane = f"{inst}/core/inst/core/lanes_{a}"
-            s = placed(lane, f"adder {a}")
-            if placed(f"{lane}/adder/some_dsp", f"adder {a}'s multipliers") != s:
-                self.bad(f"adder {a}: its multipliers are not in its lane's pblock")
+            s = placed(f"{lane}/scheduler_reg", f"adder {a}")
+            for prod in products:
+                ps = placed(f"{lane}/adder/{prod}/dsp", f"adder {a}'s product {prod}")
+                if ps is not None:
+                    dsp[ps] += per_product
             if s is None:
                 continue
             if s in used:
@@ -108,3 +124,8 @@ class FloorplanChecks:
             elif abs(s - shell_slr) != 1:
                 self.bad(f"adder {a} in SLR{s} is not next to the shell's {fp['shell']}: its ports would cross "
                          f"{abs(s - shell_slr)} SLR boundaries")
+        for s, n in sorted(dsp.items()):
+            if n > fp["slr_dsp"]:
+                self.bad(f"SLR{s} is given {n:,} DSP48E2 of Montgomery products ({per_product} each); it has "
+                         f"{fp['slr_dsp']:,}")
+        self.floorplan_dsp = dict(dsp)
