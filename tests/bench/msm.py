@@ -240,7 +240,7 @@ def main(argv=None) -> int:
               f"{row['sim_s']:>8}", flush=True)
     out = {"top": args.top, "mhz": args.mhz, "layout": info["layout"], "windows": layout.num_windows,
            "buckets": layout.total_buckets, "adder_latency": info["latency"], "adders": info["adders"],
-           "rows": rows}
+           "shared_windows": info["shared_windows"], "partials": info["partials"], "rows": rows}
     randoms = [r for r in rows if r["set"] == "random"]
     if randoms:
         big = max(randoms, key=lambda r: r["points"])

@@ -275,19 +275,30 @@ def msm(data: dict, out: Path) -> tuple[str, dict]:
     h = anchors.HARDCAML
     rows = data["rows"]
     lines = ["| scalar set | points | additions | cycles | accumulate cycles | busy per adder | stalls | deferred | "
-             "buckets checked |", "|---|---|---|---|---|---|---|---|---|"]
+             "spilled | buckets checked |", "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         busy = " / ".join(f"{b:.2%}" for b in r.get("adder_busy_frac", [r["busy_frac"]]))
         lines.append(f"| {r['set']} | {r['points']:,} | {r['additions']:,} | {r['cycles']:,} | {r['acc_cycles']:,} | "
-                     f"{busy} | {r['stalls']:,} | {r['deferred']:,} | "
+                     f"{busy} | {r['stalls']:,} | {r['deferred']:,} | {r.get('spilled', 0):,} | "
                      f"{'yes' if r['checked'] else 'no' if r['checked'] is False else 'not checked'} |")
+    A, S = data.get("adders", 1), data.get("shared_windows", 0)
+    placing = (f"windows 0..{S - 1} shared (a copy in each adder, point i's digits on adder i mod {A}), window "
+               f"j >= {S} on adder (j - {S}) mod {A}" if S else f"window j on adder j mod {A}")
     lines += ["", f"`{data['top']}` (the multiplier model: cycle-identical to the real engine) in Verilator"
                   + (f", windows {_runs(data['layout'])} bits ({data['buckets']:,} buckets), "
-                     f"{data.get('adders', 1)} adder(s) (window j on adder j mod {data.get('adders', 1)}) of latency "
-                     f"{data['adder_latency']}"
+                     f"{A} adder(s) ({placing}) of latency {data['adder_latency']}"
                      if "layout" in data else "")
-                  + ". Busy = an adder's additions / (accumulate + flush cycles); the other adversarial sets are "
-                    "correct but slower."]
+                  + ". Busy = an adder's additions / (accumulate + flush cycles); stalls = cycles an addition waited "
+                    "for room in a retry queue, deferred = additions whose bucket was busy, spilled = additions into "
+                    "partial buckets. Every set's buckets (partial records merged) equal the model's as curve "
+                    "points; the all-equal, r-1 and alternating sets are correct but slower (ten hot buckets per "
+                    "adder at once)."]
+    for r in rows:
+        if r.get("port_bound_frac") is not None:
+            lines += ["", f"{r['set']} 2^{r['npow']}: {r['additions'] / r['points']:.2f} additions per point; the "
+                          f"point port (three beats a point) bounds each adder at {r['port_bound_frac']:.1%} busy, "
+                          f"and the lowest adder reaches {min(r['adder_busy_frac']) / r['port_bound_frac']:.0%} of "
+                          f"that bound."]
     figs = {"mhz": mhz, "rows": [{k: r.get(k) for k in ("set", "npow", "points", "additions", "cycles", "acc_cycles",
                                                         "busy", "busy_frac", "adder_busy_frac", "other_cycles")}
                                  for r in rows],
@@ -321,8 +332,10 @@ def msm(data: dict, out: Path) -> tuple[str, dict]:
         lines += ["", _msm_area_verdict(syn, (data.get("memory") or {}).get("uram288"))]
         mem = data.get("memory")
         if mem:
+            per = mem.get("uram288_per_adder")
             lines += ["", f"Bucket memories by shape: {mem['bucket_bits'] / 8e6:.1f} MB = {mem['uram288']} URAM288 "
-                          f"(VU9P: 960)."]
+                          + (f"({' + '.join(map(str, per))} per adder; " if per and len(per) > 1 else "(")
+                          + "VU9P: 960, 320 per SLR)."]
         figs["synth"] = {k: syn[k] for k in ("dsp", "lut", "lut_sites", "ff", "bram36", "uram", "lut_levels",
                                              "carry_bits")}
     timed = [r for r in rows if r.get("timeline") and r["timeline"]["cycle"]]

@@ -37,15 +37,13 @@ case class LaneTag(cfg: MsmConfig, windows: Int) extends Bundle {
   def sameBucket(b: LaneAddress): Bool = valid && !partial && bucket.window === b.window && bucket.addr === b.addr
 }
 
-/** One adder with the windows it holds (cfg.laneWindows(lane): a copy of each shared low window, whose digits it
-  * gets for every adders-th point, and its own share of the others) and their bucket memories; no bucket is written
-  * by two lanes, so lanes never wait on each other.  The lane is work-conserving: it issues one addition per cycle
-  * whenever one can go, whatever the digits look like.  Every input is registered on arrival and every output
-  * leaves a register, so the lane can sit in an SLR of its own (points arrive on credits: no ready crosses).
-  *
+/** One adder with the windows it holds (cfg.laneWindows(lane): a copy of each shared low window, for every adders-th
+  * point, and its own share of the others) and their bucket memories; no bucket is written by two lanes.  It issues
+  * one addition per cycle whenever one can go; every input lands in a register and every output leaves one, so the
+  * lane can sit in an SLR of its own (points come on credits: no ready crosses).
   * Pipeline (one addition per cycle, no stage ever stalls):
   *   queue     cfg.laneQueueDepth points (the engine sends none whose digits are all zero in this lane)
-  *   expand    the point's non-zero digits, lowest window first, one per cycle (into a two-entry FIFO)
+  *   expand    the point's non-zero digits, lowest window first, one per cycle (registered)
   *   C         the retry queue's head when it has waited `retryDelay` cycles, else the next expanded addition;
   *             compared with every tag in flight (registered: the hazard check of stage D)
   *   D         the decision, one of
@@ -136,12 +134,7 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   expanded.stamp := 0
   when(expanded.fire) { taken := Mux(lastOfPoint, B(0, W bits), taken | pick) }
   job.ready := (expanded.fire && lastOfPoint) || (job.valid && !remaining.orR)
-  // a two-entry FIFO, not a pipe register: its push side's ready is its own state, so stage C's choice (which waits
-  // on the retry queue's stamp compare) never reaches back into the expansion and the point queue
-  private val expandedFifo = StreamFifo(LaneOp(cfg, W), 2)
-  expandedFifo.io.push << expanded
-  expandedFifo.io.flush := abort
-  private val nextOp = expandedFifo.io.pop
+  private val nextOp = expanded.m2sPipe(flush = abort)
 
   // ---- retry queue
   private val retry = StreamFifo(LaneOp(cfg, W), cfg.retryDepth)
