@@ -1,4 +1,4 @@
-"""MsmAxis (hw/src/zkspinal/msm/MsmAxis.scala) against the model: bucket read-out bit for bit for random and
+"""MsmAxis (hw/src/zkspinal/msm/MsmAxis.scala) against the model: bucket read-out (as curve points) for random and
 adversarial scalar sets, the final MSM by host post-processing against double-and-add, the bad-input cases,
 random pauses on the three streams and on AXI4-Lite.  Quick tier: the `small` layout (four 6-bit windows, scalars
 below 2^24, 160 buckets); the long tier runs Hardcaml's layout on BLS12-377 scalars."""
