@@ -134,7 +134,7 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   expanded.stamp := 0
   when(expanded.fire) { taken := Mux(lastOfPoint, B(0, W bits), taken | pick) }
   job.ready := (expanded.fire && lastOfPoint) || (job.valid && !remaining.orR)
-  private val nextOp = expanded.m2sPipe(flush = abort)
+  private val nextOp = expanded.s2mPipe(flush = abort).m2sPipe(flush = abort)
 
   // ---- retry queue
   private val retry = StreamFifo(LaneOp(cfg, W), cfg.retryDepth)
