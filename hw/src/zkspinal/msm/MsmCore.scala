@@ -69,10 +69,11 @@ class MsmCore(val cfg: MsmConfig) extends Component {
   io.cycles := cycles; io.accCycles := accCycles; io.busyCycles := busyCycles
   io.laneBusy := Vec(lanes.map(_.io.busyCycles))
   // sums of the lanes' event counters, registered (register reads only)
-  io.stalls := RegNext(lanes.map(_.io.stalls).reduce(_ + _)) init (0)
-  io.deferred := RegNext(lanes.map(_.io.deferred).reduce(_ + _)) init (0)
-  io.starved := RegNext(lanes.map(_.io.starved).reduce(_ + _)) init (0)
-  io.spilled := RegNext(lanes.map(_.io.spilled).reduce(_ + _)) init (0)
+  private def laneSum(counter: MsmLane => UInt): UInt = RegNext(lanes.map(counter).reduce(_ + _)) init (0)
+  io.stalls := laneSum(_.io.stalls)
+  io.deferred := laneSum(_.io.deferred)
+  io.starved := laneSum(_.io.starved)
+  io.spilled := laneSum(_.io.spilled)
 
   private val accumulating = phase === MsmPhase.ACCUMULATE
   private val due = accumulating && consumed =/= countR
@@ -222,8 +223,9 @@ class MsmCore(val cfg: MsmConfig) extends Component {
       when(consumed === countR) { phase := MsmPhase.FLUSH }
     }
     is(MsmPhase.FLUSH) {
-      // every point back out of the queues (all credits home) and every lane idle for it
-      when(allCredits && lanesIdle && !lanes.map(_.io.jobs.valid).orR) { phase := MsmPhase.READOUT }
+      // every point sent has left its lane's queue (all credits home: a credit is taken when the point is sent) and
+      // every lane is idle after it
+      when(allCredits && lanesIdle) { phase := MsmPhase.READOUT }
     }
   }
   when(io.abort) { phase := MsmPhase.IDLE }

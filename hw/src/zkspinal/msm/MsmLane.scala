@@ -134,7 +134,7 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   expanded.stamp := 0
   when(expanded.fire) { taken := Mux(lastOfPoint, B(0, W bits), taken | pick) }
   job.ready := (expanded.fire && lastOfPoint) || (job.valid && !remaining.orR)
-  private val nextOp = expanded.m2sPipe(flush = abort)
+  private val nextOp = expanded.s2mPipe(flush = abort).m2sPipe(flush = abort)
 
   // ---- retry queue
   private val retry = StreamFifo(LaneOp(cfg, W), cfg.retryDepth)
@@ -168,25 +168,34 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   private val dOwns = Reg(Bits(S bits))
   dOwns := Vec((0 until S).map(s => owned(s) && owner(s).window === c.bucket.window &&
     owner(s).addr === c.bucket.addr)).asBits
+  // stage D's bucket equals the one decided the cycle before (that decision's issue or claim is not in the registers
+  // compared above yet); a register compare here, so stage D only reads one bit
+  private val sameAsLast = Reg(Bool())
+  sameAsLast := c.bucket.window === d.bucket.window && c.bucket.addr === d.bucket.addr
 
   // ---- stage D: the decision
   dValid := cValid
   d := c
+  // Partial buckets are claimed in slot order and kept for the rest of the job, so the free ones are the slots from
+  // `claims` up: the next free slot is a counter, not a priority encoder over the slots.
+  private val claims = Reg(UInt(log2Up(S + 1) bits)) init (0)
+  private val freeSlot = claims.resize(log2Up(S))
+  private val anyFree = claims < S
   private val claimedLast = RegInit(False)   // a partial bucket was claimed last cycle (its owner is news to dOwns)
-  private val claimedSlot = Reg(UInt(log2Up(S) bits))
-  private val claimedFor = Reg(LaneAddress(cfg, W))
-  private val sameAsClaimed = claimedLast && claimedFor.window === d.bucket.window && claimedFor.addr === d.bucket.addr
-  private val owns = dOwns | (UIntToOh(claimedSlot, S) & B(S bits, default -> sameAsClaimed))
-  private val mainBusy = dHazard || tags(0).sameBucket(d.bucket)
+  private val claimedOh = RegNext(UIntToOh(freeSlot, S))
+  private val owns = dOwns | (claimedOh & B(S bits, default -> (claimedLast && sameAsLast)))
+  private val lastMain = tags(0).valid && !tags(0).partial   // tags(0) is last cycle's issue
+  private val mainBusy = dHazard || (lastMain && sameAsLast)
   private val ownsIdle = owns & ~partialBusy.asBits
-  private val free = ~owned.asBits
+  // the lowest idle partial bucket this bucket owns: x(s) and no lower x (a prefix OR, no carry chain)
+  private val ownedFirst = Vec((0 until S).map(s => ownsIdle(s) && !(if (s == 0) False else ownsIdle(s - 1 downto 0).orR)))
   private val useOwned = ownsIdle.orR
-  private val mayClaim = d.retried && free.orR
+  private val mayClaim = d.retried && anyFree
   private val issueMain = dValid && !mainBusy
   private val issuePartial = dValid && mainBusy && (useOwned || mayClaim)
   private val claim = issuePartial && !useOwned
   private val defer = dValid && mainBusy && !useOwned && !mayClaim
-  private val slot = OHToUInt(OHMasking.first(Mux(useOwned, ownsIdle, free)))
+  private val slot = Mux(useOwned, OHToUInt(ownedFirst), freeSlot)
 
   retry.io.push.valid := defer
   retry.io.push.payload.bucket := d.bucket
@@ -195,11 +204,12 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   retry.io.push.payload.retried := True
   retry.io.push.payload.stamp := now
   claimedLast := claim
-  claimedSlot := slot
-  claimedFor := d.bucket
-  when(claim) { owned(slot) := True; owner(slot) := d.bucket }
-  when(issuePartial) { partialBusy(slot) := True }
+  when(claim) { owned(freeSlot) := True; owner(freeSlot) := d.bucket; claims := claims + 1 }
+  private val taking = Mux(useOwned, ownedFirst.asBits, UIntToOh(freeSlot, S)) // one-hot: the slot issued to
   private val wbSoon = tags(hazardStages - 1) // its bucket is free for the decision of the next cycle
+  for (s <- 0 until S) {
+    when(issuePartial && taking(s)) { partialBusy(s) := True }
+  }
   when(wbSoon.valid && wbSoon.partial) { partialBusy(wbSoon.slot) := False }
 
   private val issueQ = Reg(Bits(3 * n bits))
@@ -220,13 +230,13 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   when(due && !job.valid && !(issueMain || issuePartial)) { starved := starved + 1 }
   when(start) {
     busyCycles := 0; small.foreach(_ := 0)
-    owned.foreach(_ := False)
+    owned.foreach(_ := False); claims := 0
   }
   when(abort) {
     tags.foreach(_.valid := False)
     cValid := False; dValid := False; claimedLast := False
     taken := 0
-    owned.foreach(_ := False); partialBusy.foreach(_ := False)
+    owned.foreach(_ := False); partialBusy.foreach(_ := False); claims := 0
   }
   io.idle := RegNext(!jobIn.valid && !job.valid && !nextOp.valid && !cValid && !dValid && !retry.io.pop.valid &&
     !tags.map(_.valid).orR) init (False)
