@@ -140,7 +140,7 @@ const char *zk_card_describe(const zk_card *c, char *buf, size_t len);
  * flight at once.  Each card takes jobs of consecutive items from a shared queue: its first job is a probe
  * (a quarter of an even share), later ones are its share of the work left in proportion to the rates measured
  * so far (items per second of job time), at most max_chunk items.  run(ctx, card, first, count, err, errlen)
- * does one job on card `card`; it returns 0, or -1 after writing why into err and leaving the card reusable
+ * does one job on card `card`; it returns 0, or -1 after writing why (naming the device) into err and leaving the card reusable
  * (reset).  A card whose job fails is dropped for the rest of the batch and its job goes back to the queue for
  * the remaining cards (a message on stderr names the card, the failure and the items moved).  SIGINT/SIGTERM
  * (zk_install_signals) stop every card: no retry.  Returns 0 when every item is done, -1 when interrupted

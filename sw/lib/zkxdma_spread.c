@@ -177,7 +177,7 @@ static void *card_main(void *p)
             me->failed = 1;
             snprintf(me->err, sizeof me->err, "%s", err[0] ? err : "job failed");
             s->live--;
-            fprintf(stderr, "%s: %s\n", s->names[c], me->err);
+            fprintf(stderr, "%s\n", me->err); /* run's message names the device */
             if (s->live > 0) {
                 fprintf(stderr, "zk: card %s dropped; its %zu %s (%zu..%zu) are retried on the %d remaining card(s)\n",
                         s->names[c], r.count, s->what, r.first, r.first + r.count - 1, s->live);
