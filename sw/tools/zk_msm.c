@@ -427,7 +427,7 @@ int main(int argc, char **argv)
     if (rc == 0)
         zk_install_signals();
     for (int k = 0; k < ncards && rc == 0; k++)
-        rc = msm_check_card(&devs[k], nw);
+        rc = msm_check_card(&devs[k], nw, wspec);
     msm_output mo = {0};
     size_t buckets = zkmsm_layout_total_buckets(layout);
     if (rc == 0) {

@@ -24,7 +24,7 @@ enum { R_CONTROL = 0x00, R_ERROR = 0x04, R_COUNT = 0x08, R_CYCLES = 0x10, R_BUSY
 #define REC ZKMSM_RECORD_BYTES
 #define SC ZKMSM_SCALAR_BYTES
 
-int msm_check_card(zk_dev *d, size_t nw)
+int msm_check_card(zk_dev *d, size_t nw, const char *wspec)
 {
     uint32_t info = 0, partials = 0;
     if (zk_reg_read(d, R_INFO, &info) || zk_reg_read(d, R_PARTIALS, &partials)) {
@@ -36,7 +36,7 @@ int msm_check_card(zk_dev *d, size_t nw)
         return 1;
     }
     if ((info & 0xff) != nw) {
-        fprintf(stderr, "zk-msm: %s: the engine has %u windows, the layout (--windows) has %zu\n", d->prefix, info & 0xff, nw);
+        fprintf(stderr, "zk-msm: %s: the engine has %u windows, --windows %s has %zu\n", d->prefix, info & 0xff, wspec, nw);
         return 2;
     }
     if (partials > 4096) {

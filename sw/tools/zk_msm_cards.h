@@ -29,7 +29,7 @@ typedef struct msm_output {
 } msm_output;
 
 /* the card answers, has nw windows and a sane PARTIALS: 0, else 1 (device) or 2 (layout) after a message */
-int msm_check_card(zk_dev *d, size_t nw);
+int msm_check_card(zk_dev *d, size_t nw, const char *wspec);
 /* runs the MSM on the cards, split by windows when n > 1; 0, 1 (device or engine error, no card left) or 130 */
 int msm_run(zk_dev *devs, int n, const msm_input *in, msm_output *out);
 void msm_output_free(msm_output *o);

@@ -367,8 +367,15 @@ int main(int argc, char **argv)
         rc = read_preimages(in, (int)arity, unchecked ? below_flag : ZKF_BLS12_381_FR,
                             unchecked ? 0xfffffffeu : (mask & 0xffff), &p);
     }
-    uint8_t *res = rc ? NULL : zk_alloc(p.n * 32);
-    if (rc == 0 && !res)
+    if (rc) { /* no card, or a malformed file: nothing was sent */
+        for (int k = 0; k < n; k++)
+            zk_close(&cards[k].d);
+        free(cards);
+        pre_free(&p);
+        return rc;
+    }
+    uint8_t *res = zk_alloc(p.n * 32);
+    if (!res)
         die("out of memory");
     zk_spread_card st[ZK_MAX_CARDS];
     zk_spread_stats ss = {0};
