@@ -120,11 +120,13 @@ def _throttle(top: str) -> list[str]:
     return ["--throttle", os.environ.get("ZKEMU_THROTTLE", "30"), "--seed", seed]
 
 
-def _start(top: str, exe: Path, d: str, prefix: str, ports: list[str], extra: list[str], seed_args: list[str]):
-    """one emulator process serving d/prefix_*; returns (process, log) once its user device exists"""
+def _start(top: str, exe: Path, d: str, prefix: str, ports: list[str], extra: list[str], seed_args: list[str],
+           log_name: str = "emu.log"):
+    """one emulator process serving d/prefix_*, its output in d/log_name; returns (process, log) once its user device
+    exists"""
     fst = f"{top}.fst" if prefix == "xdma0" else f"{top}_{prefix}.fst"
     waves = ["--fst", str(exe.parent / fst)] if os.environ.get("WAVES", "0") == "1" else []
-    log = open(Path(d) / f"emu_{prefix}.log", "w+")
+    log = open(Path(d) / log_name, "w+")
     p = subprocess.Popen([str(exe), "--dir", d, "--prefix", prefix, *ports, *system_block_options(ports), *seed_args,
                           *waves, *extra], stdout=log, stderr=subprocess.STDOUT)
     user = Path(d) / f"{prefix}_user"
@@ -184,7 +186,7 @@ def cards(tops: list[str], extra: dict[int, list[str]] | None = None, ports: lis
                 print(f"zkemu {top} xdma{i}: throttle seed SEED={seed}")
                 throttle = ["--throttle", os.environ.get("ZKEMU_THROTTLE", "30"), "--seed", seed]
                 started.append(_start(top, exe, d, f"xdma{i}", ports or PORTS[top_kind(top)], (extra or {}).get(i, []),
-                                      throttle))
+                                      throttle, f"emu_xdma{i}.log"))
             yield Cards(d, [f"{d}/xdma{i}" for i in range(len(tops))], [p for p, _ in started])
         finally:
             for p, log in started:
