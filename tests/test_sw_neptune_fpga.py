@@ -5,6 +5,7 @@ answering.  The crate's example `compare` does the hashing and the comparison (e
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -61,3 +62,22 @@ def test_core_stops_answering():
 def test_missing_device(tmp_path):
     r = compare(str(tmp_path / "xdma7"), 2, 1, 1, 1)
     assert r.returncode == 1 and "xdma7_" in r.stderr and "No such file or directory" in r.stderr, r.stderr
+
+
+def test_two_cards(tmp_path):
+    """the same hasher over two cards (all_cards: discovery in the emulator directory, and an explicit list): the
+    digests in input order, both cards took a share; card 1 failing its DMA mid-batch is named and its share is
+    hashed by card 0"""
+    build_sw()
+    from tools.sw import zkemu
+    with zkemu.cards([POSEIDON_TOP] * 2) as c:
+        r = compare(f"all:{c.dir}", 2, 24, 8, 5)
+        assert r.returncode == 0, r.stderr
+        m = re.match(r"ok 24 digests on 2 cards, shares (\d+)\+(\d+)", r.stdout)
+        assert m and int(m.group(1)) > 0 and int(m.group(2)) > 0 and int(m.group(1)) + int(m.group(2)) == 24, r.stdout
+        r = compare(",".join(c.prefixes), 4, 6, 6, 6)
+        assert r.returncode == 0 and r.stdout.startswith("ok 6 digests on 2 cards"), r.stderr
+    with zkemu.cards([POSEIDON_TOP] * 2, extra={1: ["--dma-error-after-beats", "6"]}) as c:
+        r = compare(f"all:{c.dir}", 2, 16, 8, 7)
+        assert r.returncode == 0 and r.stdout.startswith("ok 16 digests on 2 cards"), r.stderr
+        assert f"{c.prefixes[1]}_" in r.stderr and "Input/output error" in r.stderr and "dropped" in r.stderr, r.stderr

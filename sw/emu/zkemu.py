@@ -113,40 +113,84 @@ def _build(top: str, src: Path, models: list, mdir: Path, exe: Path, stamp: str,
     return exe
 
 
+def _throttle(top: str) -> list[str]:
+    # random gaps on every stream port (ZKEMU_THROTTLE percent, default 30), reproducible with SEED
+    seed = os.environ.get("SEED") or str(random.SystemRandom().randrange(1, 1 << 31))
+    print(f"zkemu {top}: throttle seed SEED={seed}")
+    return ["--throttle", os.environ.get("ZKEMU_THROTTLE", "30"), "--seed", seed]
+
+
+def _start(top: str, exe: Path, d: str, prefix: str, ports: list[str], extra: list[str], seed_args: list[str],
+           log_name: str = "emu.log"):
+    """one emulator process serving d/prefix_*, its output in d/log_name; returns (process, log) once its user device
+    exists"""
+    fst = f"{top}.fst" if prefix == "xdma0" else f"{top}_{prefix}.fst"
+    waves = ["--fst", str(exe.parent / fst)] if os.environ.get("WAVES", "0") == "1" else []
+    log = open(Path(d) / log_name, "w+")
+    p = subprocess.Popen([str(exe), "--dir", d, "--prefix", prefix, *ports, *system_block_options(ports), *seed_args,
+                          *waves, *extra], stdout=log, stderr=subprocess.STDOUT)
+    user = Path(d) / f"{prefix}_user"
+    for _ in range(500):
+        if user.exists() or p.poll() is not None:
+            break
+        time.sleep(0.01)
+    if not user.exists():
+        _stop(p, log)
+        log.seek(0)
+        raise RuntimeError(f"the emulator for {top} ({prefix}) did not start: {log.read()}")
+    return p, log
+
+
+def _stop(p: subprocess.Popen, log) -> None:
+    p.terminate()
+    try:
+        p.wait(10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+    log.close()
+
+
 @contextmanager
 def emulator(top: str, extra: list[str] | None = None, prefix: str = "xdma0", ports: list[str] | None = None):
     """Starts the emulator for `top` in a fresh directory; yields the device prefix (DIR/xdma0).  ports: a channel
     map other than PORTS[kind]."""
     exe = build(top)
-    waves = ["--fst", str(exe.parent / f"{top}.fst")] if os.environ.get("WAVES", "0") == "1" else []
-    # random gaps on every stream port (ZKEMU_THROTTLE percent, default 30), reproducible with SEED
-    seed = os.environ.get("SEED") or str(random.SystemRandom().randrange(1, 1 << 31))
-    print(f"zkemu {top}: throttle seed SEED={seed}")
-    throttle = ["--throttle", os.environ.get("ZKEMU_THROTTLE", "30"), "--seed", seed]
     with tempfile.TemporaryDirectory(prefix="zkemu.") as d:
-        log = open(Path(d) / "emu.log", "w+")
-        ports = ports or PORTS[top_kind(top)]
-        p = subprocess.Popen([str(exe), "--dir", d, "--prefix", prefix, *ports, *system_block_options(ports), *throttle,
-                              *waves, *(extra or [])],
-                             stdout=log, stderr=subprocess.STDOUT)
+        p, log = _start(top, exe, d, prefix, ports or PORTS[top_kind(top)], extra or [], _throttle(top))
         try:
-            user = Path(d) / f"{prefix}_user"
-            for _ in range(500):
-                if user.exists() or p.poll() is not None:
-                    break
-                time.sleep(0.01)
-            if not user.exists():
-                log.seek(0)
-                raise RuntimeError(f"the emulator for {top} did not start: {log.read()}")
             yield f"{d}/{prefix}"
         finally:
-            p.terminate()
-            try:
-                p.wait(10)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
-            log.close()
+            _stop(p, log)
+
+
+class Cards:
+    """Several emulated cards in one directory, as /dev holds xdma0_*, xdma1_*, ...: `dir`, `prefixes`, and the
+    processes (`procs[i]` serves card i: kill it to make the card disappear)."""
+
+    def __init__(self, d: str, prefixes: list[str], procs: list):
+        self.dir, self.prefixes, self.procs = d, prefixes, procs
+
+
+@contextmanager
+def cards(tops: list[str], extra: dict[int, list[str]] | None = None, ports: list[str] | None = None):
+    """Starts one emulator per entry of `tops` (card i = tops[i], prefix xdma<i>) in one fresh directory, each with its
+    own throttle seed (SEED + i when SEED is set); extra[i]: more harness options for card i (fault injection)."""
+    exes = [build(t) for t in tops]
+    base = os.environ.get("SEED")
+    with tempfile.TemporaryDirectory(prefix="zkemu.") as d:
+        started = []
+        try:
+            for i, (top, exe) in enumerate(zip(tops, exes)):
+                seed = str(int(base) + i) if base else str(random.SystemRandom().randrange(1, 1 << 31))
+                print(f"zkemu {top} xdma{i}: throttle seed SEED={seed}")
+                throttle = ["--throttle", os.environ.get("ZKEMU_THROTTLE", "30"), "--seed", seed]
+                started.append(_start(top, exe, d, f"xdma{i}", ports or PORTS[top_kind(top)], (extra or {}).get(i, []),
+                                      throttle, f"emu_xdma{i}.log"))
+            yield Cards(d, [f"{d}/xdma{i}" for i in range(len(tops))], [p for p, _ in started])
+        finally:
+            for p, log in started:
+                _stop(p, log)
 
 
 def main() -> None:

@@ -3,7 +3,7 @@
 //
 //   zkemu --dir DIR [--prefix xdma0] [--clock aclk] [--resetn aresetn] [--h2c K=PORT]... [--c2h K=PORT]...
 //         [--axil PORT] [--status SIG,SIG...] [--sys-status-count N] [--freeze-after-beats N] [--freeze-after-cycles N]
-//         [--freeze-after-writes N] [--axil-timeout CYCLES] [--grace-cycles N] [--throttle PCT] [--seed N]
+//         [--freeze-after-writes N] [--dma-error-after-beats N] [--axil-timeout CYCLES] [--grace-cycles N] [--throttle PCT] [--seed N]
 //         [--fst FILE] [--axil-base OFF] [--spi PREFIX --flash-size N --flash-jedec ID --flash-image FILE
 //         --flash-stuck ADDR:MASK --flash-busy PP,SSE,SE,WRSR --flash-status SR] [--icap PREFIX --reload-ms MS]
 //
@@ -16,7 +16,9 @@
 // cycles (16); BAD (0x1000C) counts reads of unmapped offsets of the 4 KiB window and writes to anything but RESET,
 // which answer 0 / are ignored, and is not cleared by RESET (the block's own reset is the card's).  --freeze-after-beats stops the clock after N
 // H2C beats (--freeze-after-cycles: N clock cycles; --freeze-after-writes: N AXI4-Lite writes) and the core hangs: no ready, no output, registers read all
-// ones, until a system reset.
+// ones, until a system reset.  --dma-error-after-beats N: after N H2C beats the card's DMA engine fails: the transfers
+// in flight and every later one on its streams end with EIO (the XDMA driver's answer to a descriptor or AXI error)
+// until a system reset; the registers keep answering.  Each injection happens once (a reset disarms it).
 //
 // Flash tops (hw/src/zkspinal/system/FlashCtrl.scala): --axil-base puts the AXI4-Lite window at OFF on the user BAR
 // (0x20000 as on the cards); --spi connects PREFIX_{sclk,ss_n,dq_o,dq_oe,dq_i} to the JEDEC flash model of
@@ -79,7 +81,7 @@ static void send_all(Conn &c, const void *p, size_t n) {
 static void usage() {
     fprintf(stderr, "usage: zkemu --dir DIR [--prefix xdma0] [--clock aclk] [--resetn aresetn] [--h2c K=PORT]...\n"
                     "  [--c2h K=PORT]... [--axil PORT] [--status SIG,...] [--sys-status-count N] [--freeze-after-beats N] [--freeze-after-cycles N]\n"
-                    "  [--freeze-after-writes N] [--grace-cycles N] [--throttle PCT] [--seed N]\n"
+                    "  [--freeze-after-writes N] [--dma-error-after-beats N] [--grace-cycles N] [--throttle PCT] [--seed N]\n"
                     "  [--axil-timeout CYCLES] [--fst FILE] [--axil-base OFF] [--spi PREFIX] [--flash-size N]\n"
                     "  [--flash-jedec ID] [--flash-image FILE] [--flash-stuck ADDR:MASK]... [--flash-busy PP,SSE,SE,WRSR]\n"
                     "  [--flash-status SR] [--icap PREFIX] [--reload-ms MS]\n");
@@ -90,7 +92,7 @@ int main(int argc, char **argv) {
     std::string dir, prefix = "xdma0", clock = "aclk", resetn = "aresetn", axil, fst;
     std::map<int, std::string> h2c_ports, c2h_ports;
     std::vector<std::string> status;
-    uint64_t freeze_after = 0, freeze_cycles = 0, freeze_writes = 0, axil_timeout = 4096, grace_opt = 1u << 16;
+    uint64_t freeze_after = 0, freeze_cycles = 0, freeze_writes = 0, dma_error_after = 0, axil_timeout = 4096, grace_opt = 1u << 16;
     uint64_t seed = 1;
     int throttle = 0;
     long sys_status_count = -1;
@@ -118,6 +120,7 @@ int main(int argc, char **argv) {
         else if (a == "--freeze-after-beats") freeze_after = strtoull(v.c_str(), nullptr, 0);
         else if (a == "--freeze-after-cycles") freeze_cycles = strtoull(v.c_str(), nullptr, 0);
         else if (a == "--freeze-after-writes") freeze_writes = strtoull(v.c_str(), nullptr, 0);
+        else if (a == "--dma-error-after-beats") dma_error_after = strtoull(v.c_str(), nullptr, 0);
         else if (a == "--sys-status-count") sys_status_count = strtol(v.c_str(), nullptr, 0);
         else if (a == "--throttle") throttle = atoi(v.c_str());
         else if (a == "--seed") seed = strtoull(v.c_str(), nullptr, 0);
@@ -236,7 +239,7 @@ int main(int argc, char **argv) {
     std::mt19937_64 rng(seed);
     uint64_t idle_cycles = 0, grace = grace_opt;
     auto lite_idle = [&]() { return !lite || lite->q.empty(); };
-    bool frozen = false;
+    bool frozen = false, dma_failed = false;
 
     Reply reply = [&](Op &o, int st, uint64_t len) {
         zkemu_rep r{st, 0, len};
@@ -270,7 +273,8 @@ int main(int argc, char **argv) {
                 reset_left = SYS_RESET_CYCLES;
                 frozen = false;
                 total_beats = 0;
-                freeze_after = freeze_cycles = freeze_writes = 0; // an injected hang happens once
+                freeze_after = freeze_cycles = freeze_writes = dma_error_after = 0; // an injected fault happens once
+                dma_failed = false;
                 flush_all(ECANCELED);
             }
         }
@@ -300,6 +304,8 @@ int main(int argc, char **argv) {
             if (q.op == ZKEMU_WRITE) o.data.assign(c.in.begin() + sizeof q, c.in.begin() + (long)need);
             c.in.erase(c.in.begin(), c.in.begin() + (long)need);
             if (q.op == ZKEMU_CANCEL) cancel(&c);
+            else if (dma_failed && ((q.op == ZKEMU_WRITE && c.kind == H2C) || (q.op == ZKEMU_READ && c.kind == C2H)))
+                reply(o, EIO, 0); // --dma-error-after-beats: the engine stays failed until a system reset
             else if (q.op == ZKEMU_WRITE && c.kind == H2C) {
                 if (o.data.empty()) reply(o, 0, 0);
                 else h2c[c.ch]->q.push_back(std::move(o));
@@ -400,6 +406,11 @@ int main(int argc, char **argv) {
             }
             if (freeze_after && total_beats >= freeze_after) frozen = true;
             if (freeze_cycles && cycles >= freeze_cycles) frozen = true;
+            if (dma_error_after && !dma_failed && total_beats >= dma_error_after) {
+                dma_failed = true;
+                flush_all(EIO);
+                break;
+            }
         }
         if (iprog) { // the FPGA reconfigures: the card leaves the bus, then comes back with a fresh design
             iprog = false;

@@ -40,6 +40,9 @@ static int ours(int fd) { return fd >= 0 && fd < MAX_FD ? g_kind[fd] : NONE; }
 int zkemu_kind(int fd) { return ours(fd); }
 
 static long sys_write(int fd, const void *p, size_t n) { return syscall(SYS_write, fd, p, n); }
+/* to the emulator: MSG_NOSIGNAL, so that an emulator that is gone (a card that disappeared) is an EPIPE, reported as
+   EIO like the driver's answer for a removed device, not a SIGPIPE that kills the tool */
+static long sys_send(int fd, const void *p, size_t n) { return syscall(SYS_sendto, fd, p, n, MSG_NOSIGNAL, NULL, 0); }
 static long sys_read(int fd, void *p, size_t n) { return syscall(SYS_read, fd, p, n); }
 
 /* whole frames: a signal never splits one */
@@ -47,7 +50,7 @@ static int send_all(int fd, const void *p, size_t n)
 {
     const char *c = p;
     while (n) {
-        long r = sys_write(fd, c, n);
+        long r = sys_send(fd, c, n);
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0)

@@ -111,4 +111,54 @@ int zk_run_pair(zk_dev *d, const zk_stream s[2], size_t chunk_elems, zk_pair_mod
 int zk_install_signals(void);
 int zk_interrupted(void);
 
+/* ---- several cards in one host (zkxdma_cards.c: discovery; zkxdma_spread.c: a batch spread over cards) */
+#define ZK_MAX_CARDS 64
+
+/* Core kinds told apart by their registers: the system block has no kind or version register, so
+ * zk_card_probe reads the cores' own INFO words (PoseidonRegs 0x00; MsmAxisRegs 0x38, 0x48, 0x4C). */
+typedef enum { ZK_CORE_UNKNOWN = 0, ZK_CORE_POSEIDON, ZK_CORE_MSM, ZK_CORE_ALL_ONES, ZK_CORE_NO_SYSTEM_BLOCK,
+               ZK_CORE_UNREACHABLE } zk_core_kind;
+typedef struct zk_card {
+    int index;                 /* N of xdmaN */
+    char prefix[256];          /* DIR/xdmaN */
+    unsigned h2c_mask, c2h_mask; /* stream channels K whose device file exists (bit K) */
+    zk_core_kind kind;
+    uint32_t sys_info, sys_bad;  /* system block INFO, BAD (when it answered) */
+    uint32_t core_info[3];     /* poseidon: INFO, INFO2; msm: INFO, ADDERS, PARTIALS */
+    char err[512];             /* ZK_CORE_UNREACHABLE: why (device path, what, strerror) */
+} zk_card;
+const char *zk_core_name(zk_core_kind k);
+/* the cards of dir ("/dev" for the driver's files, or an emulator directory): every DIR/xdma<N>_user, sorted by N,
+ * each probed (zk_card_probe); returns the count (at most max) or -1 with "<dir>: <what>: <strerror>" in err */
+int zk_cards_find(const char *dir, zk_card *cards, int max, char *err, size_t errlen);
+/* opens the card's user device, reads the system block and the core's INFO words, closes it again */
+void zk_card_probe(zk_card *c);
+/* one line: "DIR/xdma0: poseidon arities 2 4 8 11, 1 engine(s), 2 multiplier(s); system block: 2 status words; ..." */
+const char *zk_card_describe(const zk_card *c, char *buf, size_t len);
+
+/* zk_spread: items [0, n_items) of a batch over n cards, one thread per card, so that every card has a job in
+ * flight at once.  Each card takes jobs of consecutive items from a shared queue: its first job is a probe
+ * (a quarter of an even share), later ones are its share of the work left in proportion to the rates measured
+ * so far (items per second of job time), at most max_chunk items.  run(ctx, card, first, count, err, errlen)
+ * does one job on card `card`; it returns 0, or -1 after writing why (naming the device) into err and leaving the card reusable
+ * (reset).  A card whose job fails is dropped for the rest of the batch and its job goes back to the queue for
+ * the remaining cards (a message on stderr names the card, the failure and the items moved).  SIGINT/SIGTERM
+ * (zk_install_signals) stop every card: no retry.  Returns 0 when every item is done, -1 when interrupted
+ * (zk_interrupted()) or no card is left; then err holds the reason. */
+typedef int (*zk_spread_fn)(void *ctx, int card, size_t first, size_t count, char *err, size_t errlen);
+typedef struct zk_spread_card {
+    size_t items, jobs;        /* done on this card */
+    double busy_s;             /* time in its jobs */
+    int failed;                /* dropped after err */
+    char err[1024];
+} zk_spread_card;
+typedef struct zk_spread_stats {
+    double wall_s;             /* from the first job's start to the last job's end */
+    double busy_any_s;         /* some card had a job in flight */
+    double busy_all_s;         /* every card had a job in flight at once */
+    size_t retried;            /* items moved off failed cards */
+} zk_spread_stats;
+int zk_spread(int n_cards, const char *const *names, size_t n_items, size_t max_chunk, const char *what,
+              zk_spread_fn run, void *ctx, zk_spread_card *cards, zk_spread_stats *stats, char *err, size_t errlen);
+
 #endif

@@ -4,7 +4,7 @@ use std::process::Command;
 
 fn main() {
     let sw = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("..");
-    for f in ["lib/zkxdma.c", "lib/zkxdma_xfer.c", "lib/zkxdma_pair.c", "lib/zkfmt.c", "lib/zkxdma.h",
+    for f in ["lib/zkxdma.c", "lib/zkxdma_xfer.c", "lib/zkxdma_pair.c", "lib/zkxdma_cards.c", "lib/zkxdma_spread.c", "lib/zkfmt.c", "lib/zkxdma.h",
               "lib/zkxdma_job.h", "Makefile"] {
         println!("cargo:rerun-if-changed={}", sw.join(f).display());
     }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 _Noreturn void die(const char *fmt, ...)
 {
@@ -123,4 +124,114 @@ void input_close(FILE *f)
 {
     if (f && f != stdin)
         fclose(f);
+}
+
+/* the directory the cards are looked for in */
+void tool_devices_dir(const tool_dev *t, char *dir, size_t len)
+{
+    const char *env = getenv("ZKXDMA_DEVICE");
+    const char *p = t->prefix_given ? t->prefix : (env && *env ? env : NULL);
+    const char *slash = p ? strrchr(p, '/') : NULL;
+    if (!slash)
+        snprintf(dir, len, "%s", p ? "." : "/dev");
+    else if (slash == p)
+        snprintf(dir, len, "/");
+    else
+        snprintf(dir, len, "%.*s", (int)(slash - p), p);
+}
+
+int tool_devices(tool_dev *t, const char *list, zk_core_kind kind, char (*prefixes)[256], int max)
+{
+    char dir[220], line[1024];
+    tool_devices_dir(t, dir, sizeof dir);
+    zk_card *cards = calloc(ZK_MAX_CARDS, sizeof *cards);
+    if (!cards)
+        die("out of memory");
+    int n = 0;
+    if (!strcmp(list, "all")) {
+        char err[512];
+        int found = zk_cards_find(dir, cards, ZK_MAX_CARDS, err, sizeof err);
+        if (found < 0) {
+            fprintf(stderr, "%s\n", err);
+            free(cards);
+            return -1;
+        }
+        for (int i = 0; i < found; i++) {
+            if (cards[i].kind == kind && n < max)
+                snprintf(prefixes[n++], 256, "%s", cards[i].prefix);
+            else
+                fprintf(stderr, "skipping %s\n", zk_card_describe(&cards[i], line, sizeof line));
+        }
+        if (n == 0)
+            fprintf(stderr, "--devices all: no card in %s carries a %s core (%d card(s) found)\n", dir,
+                    zk_core_name(kind), found);
+        free(cards);
+        return n ? n : -1;
+    }
+    char *copy = strdup(list), *save = NULL;
+    if (!copy)
+        die("out of memory");
+    int rc = 0;
+    for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+        if (n == max || n == ZK_MAX_CARDS) {
+            fprintf(stderr, "--devices: at most %d cards\n", max < ZK_MAX_CARDS ? max : ZK_MAX_CARDS);
+            rc = 2;
+            break;
+        }
+        zk_card *c = &cards[n];
+        if (strchr(tok, '/')) {
+            if (strlen(tok) >= sizeof c->prefix) {
+                fprintf(stderr, "--devices: prefix too long: %s\n", tok);
+                rc = 2;
+                break;
+            }
+            snprintf(c->prefix, sizeof c->prefix, "%s", tok);
+        } else {
+            char *end;
+            long k = strtol(tok, &end, 10);
+            if (end == tok || *end || k < 0 || k > 1000000) {
+                fprintf(stderr, "--devices: '%s' is neither a card number nor a prefix (all, or N,M,... or PREFIX,...)\n", tok);
+                rc = 2;
+                break;
+            }
+            snprintf(c->prefix, sizeof c->prefix, "%.200s/xdma%ld", strcmp(dir, "/") ? dir : "", k);
+        }
+        for (int i = 0; i < n; i++)
+            if (!strcmp(cards[i].prefix, c->prefix)) {
+                fprintf(stderr, "--devices: %s listed twice\n", c->prefix);
+                rc = 2;
+            }
+        if (rc)
+            break;
+        zk_card_probe(c);
+        if (c->kind != kind) {
+            fprintf(stderr, "%s: not a %s core\n", zk_card_describe(c, line, sizeof line), zk_core_name(kind));
+            rc = 1;
+            break;
+        }
+        snprintf(prefixes[n++], 256, "%s", c->prefix);
+    }
+    if (rc == 0 && n == 0) {
+        fprintf(stderr, "--devices: no card listed\n");
+        rc = 2;
+    }
+    free(copy);
+    free(cards);
+    if (rc)
+        exit(rc);
+    return n;
+}
+
+int tool_open_all(zk_dev *devs, char (*prefixes)[256], int n, const tool_dev *t, unsigned what)
+{
+    for (int i = 0; i < n; i++) {
+        if (zk_open(&devs[i], prefixes[i], what)) {
+            fprintf(stderr, "%s\n", zk_error(&devs[i]));
+            while (i-- > 0)
+                zk_close(&devs[i]);
+            return -1;
+        }
+        devs[i].timeout_ms = t->timeout_ms;
+    }
+    return 0;
 }

@@ -35,6 +35,19 @@ int tool_dev_opt(tool_dev *t, int opt, const char *arg);
 /* opens the files; on failure prints zk_error and returns -1 */
 int tool_open(zk_dev *d, tool_dev *t, unsigned what);
 
+/* --devices LIST (zk-poseidon, zk-msm): "all" = every card of DIR that carries core `kind` (DIR: the directory of
+ * -d PREFIX or of $ZKXDMA_DEVICE, else /dev; other cards are named on stderr and skipped), or a comma list of card
+ * numbers N (DIR/xdmaN) and prefixes (anything with a '/').  Every card is probed (zk_card_probe); a listed card
+ * without that core, or none found, is an error.  Fills prefixes[0..n) and returns n, or -1 after a message. */
+#define TOOL_DEVICES_HELP                                                                                        \
+    "      --devices LIST   spread the work over several cards: all (every card of -d's directory, default /dev,\n" \
+    "                       that has the core) or a comma list of card numbers N (DIR/xdmaN) and prefixes\n"
+/* DIR of the above */
+void tool_devices_dir(const tool_dev *t, char *dir, size_t len);
+int tool_devices(tool_dev *t, const char *list, zk_core_kind kind, char (*prefixes)[256], int max);
+/* opens every prefix (what: zk_open's flags) with -t's timeout; on failure prints zk_error, closes the others, -1 */
+int tool_open_all(zk_dev *devs, char (*prefixes)[256], int n, const tool_dev *t, unsigned what);
+
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn void die_dev(zk_dev *d, int code);
 unsigned long long parse_u64(const char *what, const char *s, unsigned long long max);

@@ -11,6 +11,7 @@
  * the job); --strict-tlast keeps FRAMING at 0, where a TLAST before a stream's last element is an input error
  * (ERROR bits 1 and 3), for DMA engines that frame a stream as one packet. */
 #include "tool_common.h"
+#include "zk_msm_cards.h"
 #include "zkmsm.h"
 
 #include <ctype.h>
@@ -20,9 +21,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum { R_CONTROL = 0x00, R_ERROR = 0x04, R_COUNT = 0x08, R_TIMEOUT = 0x0C, R_CYCLES = 0x10, R_BUSY = 0x18,
-       R_ERROR_INDEX = 0x34, R_INFO = 0x38, R_FRAMING = 0x44, R_ADDERS = 0x48, R_PARTIALS = 0x4C, R_ADDER_BUSY = 0x50 };
-#define MAX_ADDERS 8 /* BUSY of adder a at R_ADDER_BUSY + 8a (low word) */
 #define REC ZKMSM_RECORD_BYTES
 #define PT ZKMSM_POINT_BYTES
 #define SC ZKMSM_SCALAR_BYTES
@@ -41,6 +39,9 @@ static void usage(FILE *f)
                "      --no-cpu         skip the check against arkworks' CPU MSM\n"
                "  -s, --chunk N        N points per write (even; sets the engine's FRAMING; default: one write per stream)\n"
                "      --strict-tlast   keep FRAMING 0: TLAST only on each stream's last element (with -s: an engine error)\n"
+               TOOL_DEVICES_HELP
+               "                       (the MSM is split by windows, one range per card; the host adds the cards'\n"
+               "                       buckets; a card that fails is named and its windows retried on another)\n"
                "exit: 0 ok, 1 device error, timeout or core error, 2 usage or malformed input, 3 wrong result, 130\n");
 }
 
@@ -305,7 +306,7 @@ int main(int argc, char **argv)
 {
     tool_dev t;
     tool_dev_init(&t);
-    const char *in = NULL, *expect = NULL, *out = NULL, *wspec = "13x13,12x7";
+    const char *in = NULL, *expect = NULL, *out = NULL, *wspec = "13x13,12x7", *devices = NULL;
     unsigned long long npow = ~0ull, seed = 1, bits = 0, chunk = 0;
     int cpu = 1, strict = 0;
     static const struct option lo[] = {TOOL_DEV_LONGOPTS, {"input", required_argument, NULL, 'i'},
@@ -313,7 +314,8 @@ int main(int argc, char **argv)
                                        {"windows", required_argument, NULL, 'w'}, {"scalar-bits", required_argument, NULL, 'B'},
                                        {"expect", required_argument, NULL, 'x'}, {"output", required_argument, NULL, 'o'},
                                        {"no-cpu", no_argument, NULL, 'C'}, {"chunk", required_argument, NULL, 's'},
-                                       {"strict-tlast", no_argument, NULL, 'T'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+                                       {"strict-tlast", no_argument, NULL, 'T'},
+                                       {"devices", required_argument, NULL, 'D'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int o;
     while ((o = getopt_long(argc, argv, TOOL_DEV_OPTS "i:g:w:B:x:o:s:h", lo, NULL)) != -1) {
         if (tool_dev_opt(&t, o, optarg))
@@ -328,6 +330,7 @@ int main(int argc, char **argv)
         case 'o': out = optarg; break;
         case 'C': cpu = 0; break;
         case 'T': strict = 1; break;
+        case 'D': devices = optarg; break;
         case 's': chunk = parse_u64("chunk", optarg, 1ull << 32); break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
@@ -385,116 +388,65 @@ int main(int argc, char **argv)
             }
     double t_load = now_s() - t0;
 
-    /* ---- points -> records; scalars -> beats (two per 512-bit beat) */
-    size_t nb = 0, nexc = 0, sbeats = (d.n + 1) / 2; /* nb: read-out records, known once PARTIALS is read */
-    uint8_t *rec = rc ? NULL : zk_alloc(d.n * REC), *sc = rc ? NULL : zk_alloc(sbeats * 64), *bk = NULL;
+    /* ---- points -> records */
+    size_t nexc = 0;
+    uint8_t *rec = rc ? NULL : zk_alloc(d.n * REC);
     uint64_t *exc = rc ? NULL : malloc((d.n + 1) * sizeof *exc);
     double t_conv = 0, t_run = 0, t_post = 0, t_cpu = 0;
     if (rc == 0) {
-        if (!rec || !sc || !exc)
+        if (!rec || !exc)
             die("out of memory");
         t0 = now_s();
         if (zkmsm_precompute(d.points, d.n, rec, 1, exc, d.n + 1, &nexc)) {
             fprintf(stderr, "zk-msm: %s\n", zkmsm_last_error());
             rc = 2;
         }
-        memcpy(sc, d.scalars, d.n * SC);
         t_conv = now_s() - t0;
     }
-    zk_dev dev;
-    int opened = 0;
-    if (rc == 0) {
-        if (t.channel + 1 >= ZK_MAX_CHANNELS) {
-            fprintf(stderr, "zk-msm: --channel K uses h2c_K and h2c_K+1: K <= %d\n", ZK_MAX_CHANNELS - 2);
-            rc = 2;
-        } else if (tool_open(&dev, &t, ZK_H2C(t.channel) | ZK_H2C(t.channel + 1) | ZK_C2H(t.channel) | ZK_USER))
-            rc = 1;
-        else
-            opened = 1;
+    /* ---- the cards: -d/-c (one), or --devices */
+    static char prefixes[ZK_MAX_CARDS][256];
+    int ncards = 0;
+    zk_dev *devs = NULL;
+    if (rc == 0 && t.channel + 1 >= ZK_MAX_CHANNELS) {
+        fprintf(stderr, "zk-msm: --channel K uses h2c_K and h2c_K+1: K <= %d\n", ZK_MAX_CHANNELS - 2);
+        rc = 2;
     }
-    uint32_t info = 0, err = 0, eidx = 0, cyc = 0, busy = 0, adders = 0, adder_busy[MAX_ADDERS] = {0}, partials = 0;
     if (rc == 0) {
-        zk_install_signals();
-        if (zk_reg_read(&dev, R_INFO, &info) || zk_reg_read(&dev, R_ERROR, &err) ||
-            zk_reg_read(&dev, R_PARTIALS, &partials))
-            die_dev(&dev, 1);
-        if (info == 0xffffffffu) {
-            fprintf(stderr, "zk-msm: the core's registers read all ones (a hung core: zk-status --reset)\n");
-            rc = 1;
-        } else if ((info & 0xff) != nw) {
-            fprintf(stderr, "zk-msm: the engine has %u windows, --windows %s has %zu\n", info & 0xff, wspec, nw);
-            rc = 2;
-        } else if (partials > 4096) {
-            fprintf(stderr, "zk-msm: the engine reports %u partial buckets (at most 4,096 expected): not an MSM core?\n",
-                    partials);
-            rc = 1;
+        if (devices) {
+            ncards = tool_devices(&t, devices, ZK_CORE_MSM, prefixes, ZK_MAX_CARDS);
         } else {
-            /* the read-out: every bucket, then the engine's partial buckets (reference_model/msm_formats.md) */
-            zkmsm_layout_set_partials(layout, partials);
-            nb = zkmsm_layout_total_records(layout);
-            if (!(bk = zk_alloc(nb * REC)))
-                die("out of memory");
+            if (!t.prefix_given)
+                zk_default_prefix(t.card, t.prefix, sizeof t.prefix);
+            snprintf(prefixes[0], sizeof prefixes[0], "%s", t.prefix);
+            ncards = 1;
         }
+        if (ncards < 0 || !(devs = calloc((size_t)ncards, sizeof *devs)) ||
+            tool_open_all(devs, prefixes, ncards, &t, ZK_H2C(t.channel) | ZK_H2C(t.channel + 1) | ZK_C2H(t.channel) | ZK_USER))
+            rc = 1, ncards = 0;
     }
+    if (rc == 0)
+        zk_install_signals();
+    for (int k = 0; k < ncards && rc == 0; k++)
+        rc = msm_check_card(&devs[k], nw, wspec);
+    msm_output mo = {0};
+    size_t buckets = zkmsm_layout_total_buckets(layout);
     if (rc == 0) {
-        /* a clean start: soft reset (clears a previous job's error, empties the input FIFOs), COUNT, start */
-        if (zk_reg_write(&dev, R_CONTROL, 2) || zk_reg_write(&dev, R_COUNT, (uint32_t)d.n) ||
-            zk_reg_write(&dev, R_FRAMING, chunk && !strict) || zk_reg_write(&dev, R_CONTROL, 1))
-            die_dev(&dev, 1);
-        size_t per = chunk ? (chunk + 1) / 2 : 0; /* elements = pairs of points (one scalar beat, two records) */
-        zk_stream s[2];
-        size_t c;
-        if (per && d.n % 2 == 0) {
-            s[0] = (zk_stream){t.channel, sc, 64, sbeats};
-            s[1] = (zk_stream){t.channel + 1, rec, 2 * REC, d.n / 2};
-            c = per;
-        } else { /* each stream in one write */
-            s[0] = (zk_stream){t.channel, sc, sbeats * 64, 1};
-            s[1] = (zk_stream){t.channel + 1, rec, d.n * REC, 1};
-            c = 1;
-            if (per)
-                fprintf(stderr, "zk-msm: --chunk needs an even point count; one write per stream\n");
-        }
+        msm_input mi = {rec, d.scalars, d.n, widths, nw, buckets, t.channel, chunk, strict};
+        if (chunk && d.n % 2)
+            fprintf(stderr, "zk-msm: --chunk needs an even point count; one write per stream\n");
         t0 = now_s();
-        if (zk_run_pair(&dev, s, c, ZK_PAIR_PARALLEL, t.channel, bk, nb * REC)) {
-            fprintf(stderr, "%s\n", zk_error(&dev));
-            rc = zk_interrupted() ? 130 : 1;
-        }
+        rc = msm_run(devs, ncards, &mi, &mo);
         t_run = now_s() - t0;
-        if (zk_reg_read(&dev, R_ERROR, &err) || zk_reg_read(&dev, R_ERROR_INDEX, &eidx) ||
-            zk_reg_read(&dev, R_CYCLES, &cyc) || zk_reg_read(&dev, R_BUSY, &busy) ||
-            zk_reg_read(&dev, R_ADDERS, &adders))
-            die_dev(&dev, 1);
-        if (adders > MAX_ADDERS)
-            adders = 0; /* not an engine this tool knows: no per-adder figures */
-        for (uint32_t a = 0; a < adders; a++)
-            if (zk_reg_read(&dev, R_ADDER_BUSY + 8 * a, &adder_busy[a]))
-                die_dev(&dev, 1);
-        if (err && err != 0xffffffffu) {
-            static const char *why[] = {"a scalar >= the bound", "scalar stream: TLAST before the last scalar",
-                                        "scalar stream: no TLAST on the last scalar", "point stream: TLAST before the last point",
-                                        "point stream: no TLAST on the last point", "a point record with bits above 1131",
-                                        "watchdog: a stream stopped", "a start while busy"};
-            fprintf(stderr, "zk-msm: the engine reports ERROR 0x%x at element %u:", err, eidx);
-            for (int b = 0; b < 8; b++)
-                if (err >> b & 1)
-                    fprintf(stderr, " [%s]", why[b]);
-            fputc('\n', stderr);
-            if (rc == 0)
-                rc = 1;
-        }
-        if (rc) {
-            fprintf(stderr, "zk-msm: resetting the engine\n");
-            if (zk_reg_write(&dev, R_CONTROL, 2) || zk_soft_reset(&dev))
-                fprintf(stderr, "%s\n", zk_error(&dev));
-        }
     }
-    if (opened)
-        zk_close(&dev);
+    for (int k = 0; k < ncards; k++)
+        zk_close(&devs[k]);
+    free(devs);
+    if (rc == 0) /* the other window ranges' records follow the first read-out as partial records */
+        zkmsm_layout_set_partials(layout, mo.records - buckets);
     uint8_t result[PT], ref[PT];
     if (rc == 0) {
         t0 = now_s();
-        if (zkmsm_postprocess(layout, bk, nb * REC, d.points, d.scalars, d.n, exc, nexc, result)) {
+        if (zkmsm_postprocess(layout, mo.readout, mo.records * REC, d.points, d.scalars, d.n, exc, nexc, result)) {
             fprintf(stderr, "zk-msm: post-processing the engine's buckets: %s\n", zkmsm_last_error());
             rc = 1;
         }
@@ -542,16 +494,16 @@ int main(int argc, char **argv)
     }
     if (rc == 0 || rc == 3) {
         char per[16 * MAX_ADDERS + 32] = "";
-        for (uint32_t a = 0, o = 0; a < adders && o < sizeof per; a++)
-            o += (uint32_t)snprintf(per + o, sizeof per - o, "%s%u", a ? " + " : " = ", adder_busy[a]);
+        for (uint32_t a = 0, o = 0; a < mo.adders && o < sizeof per; a++)
+            o += (uint32_t)snprintf(per + o, sizeof per - o, "%s%u", a ? " + " : " = ", mo.adder_busy[a]);
         fprintf(stderr, "zk-msm: %zu points (%zu host exceptions), %zu buckets + %u partial records: load %.3f s, convert %.3f s, engine "
                         "(stream + read-out) %.3f s [%u cycles, %u additions%s on %u adder(s)], post-process %.3f s, "
                         "CPU MSM %.3f s\n",
-                d.n, nexc, nb - partials, partials, t_load, t_conv, t_run, cyc, busy, per, adders, t_post, t_cpu);
+                d.n, nexc, buckets, (unsigned)(mo.records - buckets), t_load, t_conv, t_run, mo.cycles, mo.busy, per,
+                mo.adders, t_post, t_cpu);
     }
     zk_free(rec);
-    zk_free(sc);
-    zk_free(bk);
+    msm_output_free(&mo);
     free(exc);
     free(d.points);
     free(d.scalars);

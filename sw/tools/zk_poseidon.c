@@ -34,6 +34,9 @@ static void usage(FILE *f)
                "                       line's element count is its arity, so arities may be mixed\n"
                "      --hash-type T    merkle (the only one XDMA can carry: the others need a TUSER header frame)\n"
                "  -b, --batch N        preimages per DMA write (default 4096)\n"
+               TOOL_DEVICES_HELP
+               "                       (the preimages go to the cards in jobs sized by each card's measured rate;\n"
+               "                       a card that fails is named and its preimages retried on the others)\n"
                "      --unchecked      send elements below 2^255 and any arity without the host's checks, so the\n"
                "                       core's own checks answer (testing the error path)\n"
                "exit: 0 ok, 1 device error or timeout, 2 usage or malformed input (found by the host or rejected by\n"
@@ -167,6 +170,25 @@ static int check_digests(const char *path, const uint8_t *dig, size_t n)
 
 typedef struct counters { uint32_t frames, digests, flagged, range, arity, length, sys_frames, sys_partial; } counters;
 
+/* one card of the run: its device, its DMA buffers (grown to the largest job) and its share's figures */
+typedef struct card {
+    zk_dev d;
+    uint8_t *in, *out;
+    size_t in_cap, out_cap;
+    zk_packet *pk;
+    size_t pk_cap;
+    uint32_t range, arity, length; /* the core's error counters over its jobs */
+    double t_pack;
+} card;
+
+typedef struct run_ctx {
+    card *cards;
+    const pre *p;
+    size_t batch;
+    int channel;
+    uint8_t *res; /* the digests of all preimages, in input order */
+} run_ctx;
+
 static int read_counters(zk_dev *d, counters *c)
 {
     return zk_reg_read(d, REG_FRAMES, &c->frames) || zk_reg_read(d, REG_DIGESTS, &c->digests) ||
@@ -175,17 +197,101 @@ static int read_counters(zk_dev *d, counters *c)
            zk_reg_read(d, ZK_SYS_STATUS, &c->sys_frames) || zk_reg_read(d, ZK_SYS_STATUS + 4, &c->sys_partial);
 }
 
+/* grows a zk_alloc buffer to at least `need` bytes; -1 when out of memory */
+static int reserve(uint8_t **b, size_t *cap, size_t need)
+{
+    if (need <= *cap)
+        return 0;
+    zk_free(*b);
+    *cap = 0;
+    if (!(*b = zk_alloc(need)))
+        return -1;
+    *cap = need;
+    return 0;
+}
+
+/* a failed job: the reason into err, the core reset so that the card is reusable; -1 */
+static int job_failed(card *c, char *err, size_t errlen, const char *why)
+{
+    snprintf(err, errlen, "%s", why);
+    fprintf(stderr, "zk-poseidon: %s: %s; resetting the core\n", c->d.prefix, zk_interrupted() ? "interrupted" : "job failed");
+    if (zk_soft_reset(&c->d))
+        fprintf(stderr, "%s\n", zk_error(&c->d));
+    return -1;
+}
+
+/* zk_spread's job: preimages [first, first + count) on card k, in DMA writes of up to `batch` preimages (each
+ * starting on its own page), the digests to res[first..]; the core's counters must account for every preimage */
+static int run_share(void *vx, int k, size_t first, size_t count, char *err, size_t errlen)
+{
+    run_ctx *x = vx;
+    card *c = &x->cards[k];
+    const pre *p = x->p;
+    size_t npk = (count + x->batch - 1) / x->batch, bytes = 0;
+    for (size_t j = 0; j < npk; j++) {
+        size_t a = first + j * x->batch, b = a + x->batch < first + count ? a + x->batch : first + count;
+        bytes += ((size_t)(p->start[b] - p->start[a]) * 32 + ZK_ALIGN - 1) / ZK_ALIGN * ZK_ALIGN;
+    }
+    if (npk > c->pk_cap) {
+        free(c->pk);
+        c->pk_cap = 0;
+        if (!(c->pk = calloc(npk, sizeof *c->pk)))
+            return job_failed(c, err, errlen, "out of memory");
+        c->pk_cap = npk;
+    }
+    if (reserve(&c->in, &c->in_cap, bytes) || reserve(&c->out, &c->out_cap, count * 32))
+        return job_failed(c, err, errlen, "out of memory for the DMA buffers");
+    double t0 = now_s();
+    for (size_t j = 0, at = 0; j < npk; j++) {
+        size_t a = first + j * x->batch, b = a + x->batch < first + count ? a + x->batch : first + count;
+        uint8_t *w = c->in + at;
+        for (size_t i = a; i < b; i++)
+            for (uint32_t e = p->start[i]; e < p->start[i + 1]; e++, w += 32)
+                zkf_pack_le(p->el[e], e + 1 == p->start[i + 1], w);
+        c->pk[j] = (zk_packet){c->in + at, (size_t)(w - (c->in + at))};
+        at += (c->pk[j].len + ZK_ALIGN - 1) / ZK_ALIGN * ZK_ALIGN;
+    }
+    c->t_pack += now_s() - t0;
+    counters c0, c1;
+    if (read_counters(&c->d, &c0))
+        return job_failed(c, err, errlen, zk_error(&c->d));
+    zk_job job = {x->channel, x->channel, c->pk, npk, c->out, count * 32, NULL, 0, NULL};
+    if (zk_run_job(&c->d, &job))
+        return job_failed(c, err, errlen, zk_error(&c->d));
+    if (read_counters(&c->d, &c1))
+        return job_failed(c, err, errlen, zk_error(&c->d));
+    static const uint8_t zero[32];
+    size_t rejected = 0;
+    for (size_t i = 0; i < count; i++)
+        rejected += !memcmp(c->out + 32 * i, zero, 32);
+    if (c1.flagged - c0.flagged != rejected || c1.digests - c0.digests != count - rejected ||
+        c1.frames - c0.frames != count || c1.sys_frames - c0.sys_frames != count || c1.sys_partial != c0.sys_partial) {
+        char why[700];
+        snprintf(why, sizeof why, "%.250s_user: the counters disagree with %zu preimages, %zu rejected: core frames %u, "
+                 "digests %u, flagged %u; InbandLast frames %u, partial beats %u", c->d.prefix, count, rejected,
+                 c1.frames - c0.frames, c1.digests - c0.digests, c1.flagged - c0.flagged, c1.sys_frames - c0.sys_frames,
+                 c1.sys_partial - c0.sys_partial);
+        return job_failed(c, err, errlen, why);
+    }
+    c->range += c1.range - c0.range;
+    c->arity += c1.arity - c0.arity;
+    c->length += c1.length - c0.length;
+    memcpy(x->res + 32 * first, c->out, count * 32);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     tool_dev t;
     tool_dev_init(&t);
-    const char *in = "-", *out = NULL, *check = NULL, *htype = "merkle";
+    const char *in = "-", *out = NULL, *check = NULL, *htype = "merkle", *devices = NULL;
     unsigned long long arity = 0, batch = 4096;
     int unchecked = 0;
     static const struct option lo[] = {TOOL_DEV_LONGOPTS, {"input", required_argument, NULL, 'i'},
                                        {"output", required_argument, NULL, 'o'}, {"check", required_argument, NULL, 'k'},
                                        {"arity", required_argument, NULL, 'a'}, {"hash-type", required_argument, NULL, 'H'},
                                        {"batch", required_argument, NULL, 'b'}, {"unchecked", no_argument, NULL, 'U'},
+                                       {"devices", required_argument, NULL, 'D'},
                                        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int o;
     while ((o = getopt_long(argc, argv, TOOL_DEV_OPTS "i:o:k:a:b:h", lo, NULL)) != -1) {
@@ -199,6 +305,7 @@ int main(int argc, char **argv)
         case 'H': htype = optarg; break;
         case 'b': batch = parse_u64("batch", optarg, 1u << 24); break;
         case 'U': unchecked = 1; break;
+        case 'D': devices = optarg; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -212,73 +319,91 @@ int main(int argc, char **argv)
                         "carry; the card runs MerkleTree hashes only (--hash-type merkle)\n", htype);
         return 2;
     }
-    zk_dev d;
-    if (tool_open(&d, &t, ZK_H2C(t.channel) | ZK_C2H(t.channel) | ZK_USER))
-        return 1;
-    zk_install_signals();
-    uint32_t info;
-    if (zk_reg_read(&d, REG_INFO, &info))
-        die_dev(&d, 1);
-    if (info == 0xffffffffu) {
-        fprintf(stderr, "zk-poseidon: the core's INFO register reads all ones (no card, or a hung core: "
-                        "zk-status --reset)\n");
-        zk_close(&d);
+    /* the cards: -d/-c (one), or --devices */
+    static char prefixes[ZK_MAX_CARDS][256];
+    int n = 1;
+    if (devices) {
+        if ((n = tool_devices(&t, devices, ZK_CORE_POSEIDON, prefixes, ZK_MAX_CARDS)) < 0)
+            return 1;
+    } else {
+        if (!t.prefix_given)
+            zk_default_prefix(t.card, t.prefix, sizeof t.prefix);
+        snprintf(prefixes[0], sizeof prefixes[0], "%s", t.prefix);
+    }
+    card *cards = calloc((size_t)n, sizeof *cards);
+    zk_dev *devs = calloc((size_t)n, sizeof *devs);
+    if (!cards || !devs)
+        die("out of memory");
+    if (tool_open_all(devs, prefixes, n, &t, ZK_H2C(t.channel) | ZK_C2H(t.channel) | ZK_USER)) {
+        free(cards);
+        free(devs);
         return 1;
     }
-    uint32_t mask = unchecked ? 0xfffffffeu : (info & 0xffff);
-    /* --unchecked: anything the in-band flag leaves free (< 2^255); else below p */
-    static const uint64_t below_flag[4] = {~0ull, ~0ull, ~0ull, 0x7fffffffffffffffull};
+    zk_install_signals();
+    /* the arities every card has */
+    uint32_t mask = 0xffff;
+    for (int k = 0; k < n; k++) {
+        cards[k].d = devs[k];
+        uint32_t info;
+        if (zk_reg_read(&cards[k].d, REG_INFO, &info)) {
+            fprintf(stderr, "%s\n", zk_error(&cards[k].d));
+            mask = 0;
+            break;
+        }
+        if (info == 0xffffffffu) {
+            fprintf(stderr, "zk-poseidon: %s_user: the core's INFO register reads all ones (no card, or a hung core: "
+                            "zk-status --reset)\n", cards[k].d.prefix);
+            mask = 0;
+            break;
+        }
+        mask &= info;
+    }
+    free(devs);
+    int rc = mask ? 0 : 1;
     pre p = {0};
-    int rc = read_preimages(in, (int)arity, unchecked ? below_flag : ZKF_BLS12_381_FR, mask, &p);
-    if (rc) {
-        zk_close(&d);
+    if (rc == 0) {
+        /* --unchecked: anything the in-band flag leaves free (< 2^255); else below p */
+        static const uint64_t below_flag[4] = {~0ull, ~0ull, ~0ull, 0x7fffffffffffffffull};
+        rc = read_preimages(in, (int)arity, unchecked ? below_flag : ZKF_BLS12_381_FR,
+                            unchecked ? 0xfffffffeu : (mask & 0xffff), &p);
+    }
+    if (rc) { /* no card, or a malformed file: nothing was sent */
+        for (int k = 0; k < n; k++)
+            zk_close(&cards[k].d);
+        free(cards);
         pre_free(&p);
         return rc;
     }
-
-    /* packets of up to `batch` preimages, each starting on its own page */
-    size_t npk = (p.n + batch - 1) / batch, bytes = 0;
-    zk_packet *pk = calloc(npk, sizeof *pk);
-    if (!pk)
+    uint8_t *res = zk_alloc(p.n * 32);
+    if (!res)
         die("out of memory");
-    for (size_t k = 0; k < npk; k++) {
-        size_t a = k * batch, b = a + batch < p.n ? a + batch : p.n;
-        bytes += ((size_t)(p.start[b] - p.start[a]) * 32 + ZK_ALIGN - 1) / ZK_ALIGN * ZK_ALIGN;
-    }
-    uint8_t *buf = zk_alloc(bytes), *res = zk_alloc(p.n * 32);
-    if (!buf || !res)
-        die("out of memory");
-    double t0 = now_s();
-    for (size_t k = 0, at = 0; k < npk; k++) {
-        size_t a = k * batch, b = a + batch < p.n ? a + batch : p.n;
-        uint8_t *w = buf + at;
-        for (size_t i = a; i < b; i++)
-            for (uint32_t e = p.start[i]; e < p.start[i + 1]; e++, w += 32)
-                zkf_pack_le(p.el[e], e + 1 == p.start[i + 1], w);
-        pk[k] = (zk_packet){buf + at, (size_t)(w - (buf + at))};
-        at += (pk[k].len + ZK_ALIGN - 1) / ZK_ALIGN * ZK_ALIGN;
-    }
-    double t_pack = now_s() - t0;
-
-    counters c0, c1;
-    if (read_counters(&d, &c0))
-        die_dev(&d, 1);
-    zk_job job = {t.channel, t.channel, pk, npk, res, p.n * 32, NULL, 0, NULL};
-    t0 = now_s();
-    int r = zk_run_job(&d, &job);
-    double t_dma = now_s() - t0;
-    if (r) {
-        fprintf(stderr, "%s\n", zk_error(&d));
-        rc = zk_interrupted() ? 130 : 1;
-        fprintf(stderr, "zk-poseidon: %s; resetting the core\n", rc == 130 ? "interrupted" : "job failed");
-        if (zk_soft_reset(&d))
-            fprintf(stderr, "%s\n", zk_error(&d));
-    } else if (read_counters(&d, &c1)) {
-        fprintf(stderr, "%s\n", zk_error(&d));
-        rc = 1;
-    }
-    zk_close(&d);
+    zk_spread_card st[ZK_MAX_CARDS];
+    zk_spread_stats ss = {0};
+    double t_dma = 0, t_pack = 0;
     if (rc == 0) {
+        const char *names[ZK_MAX_CARDS];
+        for (int k = 0; k < n; k++)
+            names[k] = cards[k].d.prefix;
+        run_ctx x = {cards, &p, batch, t.channel, res};
+        char err[1024];
+        double t0 = now_s();
+        /* jobs of any size (each written as packets of -b preimages): one card takes the whole file in one job */
+        int r = zk_spread(n, names, p.n, p.n, "preimages", run_share, &x, st, &ss, err, sizeof err);
+        t_dma = now_s() - t0;
+        if (r) {
+            rc = zk_interrupted() ? 130 : 1;
+            if (n > 1 || rc == 130)
+                fprintf(stderr, "zk-poseidon: %s\n", err);
+        }
+    }
+    uint32_t e_range = 0, e_arity = 0, e_length = 0;
+    for (int k = 0; k < n; k++) {
+        e_range += cards[k].range, e_arity += cards[k].arity, e_length += cards[k].length;
+        t_pack += cards[k].t_pack;
+        zk_close(&cards[k].d);
+    }
+    if (rc == 0) {
+        t_dma -= n == 1 ? t_pack : 0; /* one card: packing is timed apart, as the jobs are */
         static const uint8_t zero[32];
         size_t rejected = 0;
         for (size_t i = 0; i < p.n; i++)
@@ -287,23 +412,23 @@ int main(int argc, char **argv)
                     fprintf(stderr, "%s:%u: the core rejected this preimage (%u elements)\n", in, p.line[i],
                             p.start[i + 1] - p.start[i]);
             }
-        if (rejected)
+        if (rejected) {
             fprintf(stderr, "zk-poseidon: %zu preimages rejected; the core counted %u out of range, %u arity not "
-                            "built in, %u too long\n", rejected, c1.range - c0.range, c1.arity - c0.arity,
-                    c1.length - c0.length);
-        if (c1.flagged - c0.flagged != rejected || c1.digests - c0.digests != p.n - rejected ||
-            c1.frames - c0.frames != p.n || c1.sys_frames - c0.sys_frames != p.n ||
-            c1.sys_partial != c0.sys_partial) {
-            fprintf(stderr, "zk-poseidon: the counters disagree with %zu preimages, %zu rejected: core frames %u, "
-                            "digests %u, flagged %u; InbandLast frames %u, partial beats %u\n", p.n, rejected,
-                    c1.frames - c0.frames, c1.digests - c0.digests, c1.flagged - c0.flagged,
-                    c1.sys_frames - c0.sys_frames, c1.sys_partial - c0.sys_partial);
-            rc = 1;
-        } else if (rejected)
+                            "built in, %u too long\n", rejected, e_range, e_arity, e_length);
             rc = 2;
+        }
         fprintf(stderr, "zk-poseidon: %zu hashes, %zu elements in %.3f s of DMA jobs: %.0f hashes/s "
                         "(packing %.3f s: %.1f M elements/s)\n", p.n, p.n_el, t_dma, t_dma > 0 ? (double)p.n / t_dma : 0.0,
                 t_pack, t_pack > 0 ? (double)p.n_el / t_pack / 1e6 : 0.0);
+    }
+    if (n > 1 && (rc == 0 || rc == 2)) {
+        for (int k = 0; k < n; k++)
+            fprintf(stderr, "zk-poseidon: card %s: %zu hashes in %zu job(s), %.3f s busy: %.1f hashes/s%s\n",
+                    cards[k].d.prefix, st[k].items, st[k].jobs, st[k].busy_s,
+                    st[k].busy_s > 0 ? (double)st[k].items / st[k].busy_s : 0.0, st[k].failed ? " (dropped)" : "");
+        fprintf(stderr, "zk-poseidon: %d cards: %.3f s from the first job to the last, some card busy %.3f s, all %d "
+                        "busy at once %.3f s (%.0f %%); %zu preimages retried\n", n, ss.wall_s, ss.busy_any_s, n,
+                ss.busy_all_s, ss.wall_s > 0 ? 100.0 * ss.busy_all_s / ss.wall_s : 0.0, ss.retried);
     }
     if (rc == 0 || rc == 2) { /* rejected preimages keep their line, reading "rejected" */
         static const uint8_t zero[32];
@@ -325,9 +450,13 @@ int main(int argc, char **argv)
     }
     if (rc == 0 && check)
         rc = check_digests(check, res, p.n);
-    zk_free(buf);
+    for (int k = 0; k < n; k++) {
+        zk_free(cards[k].in);
+        zk_free(cards[k].out);
+        free(cards[k].pk);
+    }
+    free(cards);
     zk_free(res);
-    free(pk);
     pre_free(&p);
     return rc;
 }

@@ -35,7 +35,28 @@ static void usage(FILE *f)
                "  -r, --reg OFF        also read the 32-bit register at byte offset OFF (repeatable)\n"
                "  -w, --write OFF=VAL  write VAL to the register at OFF first (repeatable, in order)\n"
                "  -R, --reset          pulse the core's reset through the system block first\n"
-               "exit: 0 ok, 1 device error or the core does not answer, 2 usage\n");
+               "  -l, --list           list every card of -d's directory (default /dev): its core (told by its\n"
+               "                       registers), the system block, the DMA channels; nothing is written\n"
+               "exit: 0 ok, 1 device error or the core does not answer (--list: no card found), 2 usage\n");
+}
+
+/* --list: one line per card of the directory */
+static int list_cards(tool_dev *t)
+{
+    char dir[256], err[512], line[1024];
+    tool_devices_dir(t, dir, sizeof dir);
+    zk_card *cards = calloc(ZK_MAX_CARDS, sizeof *cards);
+    if (!cards)
+        die("out of memory");
+    int n = zk_cards_find(dir, cards, ZK_MAX_CARDS, err, sizeof err);
+    if (n < 0)
+        fprintf(stderr, "%s\n", err);
+    else if (n == 0)
+        fprintf(stderr, "zk-status: no card in %s (no xdma<N>_user)\n", dir);
+    for (int i = 0; i < n; i++)
+        printf("card %d %s\n", cards[i].index, zk_card_describe(&cards[i], line, sizeof line));
+    free(cards);
+    return n > 0 ? 0 : 1;
 }
 
 int main(int argc, char **argv)
@@ -44,13 +65,13 @@ int main(int argc, char **argv)
     tool_dev_init(&t);
     const char *core = "keccak-speed";
     uint32_t extra[32], woff[32], wval[32];
-    int n_extra = 0, n_write = 0, reset = 0;
+    int n_extra = 0, n_write = 0, reset = 0, list = 0;
     static const struct option lo[] = {TOOL_DEV_LONGOPTS, {"core", required_argument, NULL, 'k'},
                                        {"reg", required_argument, NULL, 'r'}, {"reset", no_argument, NULL, 'R'},
-                                       {"write", required_argument, NULL, 'w'},
+                                       {"write", required_argument, NULL, 'w'}, {"list", no_argument, NULL, 'l'},
                                        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int o;
-    while ((o = getopt_long(argc, argv, TOOL_DEV_OPTS "k:r:w:Rh", lo, NULL)) != -1) {
+    while ((o = getopt_long(argc, argv, TOOL_DEV_OPTS "k:r:w:Rlh", lo, NULL)) != -1) {
         if (tool_dev_opt(&t, o, optarg))
             continue;
         switch (o) {
@@ -72,10 +93,13 @@ int main(int argc, char **argv)
             break;
         }
         case 'R': reset = 1; break;
+        case 'l': list = 1; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
     }
+    if (list)
+        return optind == argc ? list_cards(&t) : (usage(stderr), 2);
     const char **status = NULL;
     const reg *regs = NULL;
     if (!strcmp(core, "keccak-speed"))

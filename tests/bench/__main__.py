@@ -21,6 +21,7 @@ BENCHES = {
     "host": "host",
     "system": "system",
     "msm": "msm",
+    "multicard": "multicard",
     "report": "report",
     "readme": "readme",
 }

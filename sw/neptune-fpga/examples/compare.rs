@@ -3,7 +3,9 @@
 //! SimplePoseidonBatchHasher does), and compares digest by digest.
 //!
 //!   compare PREFIX ARITY COUNT MAX_BATCH SEED [TIMEOUT_MS]      (ARITY 2, 4, 8 or 11)
-//! prints `ok <count> digests, <jobs> jobs, <s> s on the card`; exit 1 on an error, 3 on a difference.
+//! PREFIX: one card, several separated by commas, or `all:DIR` (every card of DIR with the arity).
+//! prints `ok <count> digests, <jobs> jobs, <s> s on the card` (one card) or `ok <count> digests on <n> cards,
+//! shares a+b+..., <s> s` (several); exit 1 on an error, 3 on a difference.
 #![allow(deprecated)] // neptune 13 takes generic-array 0.14 arrays
 use std::process::exit;
 use std::time::Instant;
@@ -44,7 +46,11 @@ fn run<A: Arity<Fr>>(prefix: &str, count: usize, max_batch: usize, seed: u64, ti
         (0..count).map(|_| GenericArray::<Fr, A>::from_exact_iter((0..A::to_usize()).map(|_| element(&mut x))).unwrap()).collect();
     let constants = PoseidonConstants::<Fr, A>::new();
     let want: Vec<Fr> = pre.iter().map(|p| Poseidon::new_with_preimage(p, &constants).hash()).collect();
-    let mut h = match FpgaBatchHasher::<A>::new(prefix, 0, max_batch, timeout) {
+    let opened = match prefix.strip_prefix("all:") {
+        Some(dir) => FpgaBatchHasher::<A>::all_cards(dir, 0, max_batch, timeout),
+        None => FpgaBatchHasher::<A>::new_multi(&prefix.split(',').collect::<Vec<_>>(), 0, max_batch, timeout),
+    };
+    let mut h = match opened {
         Ok(h) => h,
         Err(e) => {
             eprintln!("compare: {e}");
@@ -61,6 +67,7 @@ fn run<A: Arity<Fr>>(prefix: &str, count: usize, max_batch: usize, seed: u64, ti
         }
     };
     let secs = t0.elapsed().as_secs_f64();
+    let shares = h.last_shares().to_vec();
     // hash_into_slice: the trait's other entry point, on the first few
     let k = count.min(3);
     let mut slice = vec![Fr::ZERO; k];
@@ -78,7 +85,12 @@ fn run<A: Arity<Fr>>(prefix: &str, count: usize, max_batch: usize, seed: u64, ti
             return 3;
         }
     }
-    println!("ok {count} digests, {} jobs, {secs:.3} s on the card", count.div_ceil(max_batch));
+    if shares.len() == 1 {
+        println!("ok {count} digests, {} jobs, {secs:.3} s on the card", count.div_ceil(max_batch));
+    } else {
+        let s: Vec<String> = shares.iter().map(|k| k.to_string()).collect();
+        println!("ok {count} digests on {} cards, shares {}, {secs:.3} s", shares.len(), s.join("+"));
+    }
     0
 }
 

@@ -38,7 +38,50 @@ pub struct ZkJob {
     pub got_sizes: *mut usize,
 }
 
+/// `struct zk_card` (zk_cards_find)
+#[repr(C)]
+pub struct ZkCard {
+    pub index: c_int,
+    pub prefix: [c_char; 256],
+    pub h2c_mask: c_uint,
+    pub c2h_mask: c_uint,
+    pub kind: c_int, // zk_core_kind
+    pub sys_info: u32,
+    pub sys_bad: u32,
+    pub core_info: [u32; 3],
+    pub err: [c_char; 512],
+}
+pub const ZK_CORE_POSEIDON: c_int = 1;
+pub const ZK_MAX_CARDS: usize = 64;
+
+/// `struct zk_spread_card`
+#[repr(C)]
+pub struct ZkSpreadCard {
+    pub items: usize,
+    pub jobs: usize,
+    pub busy_s: f64,
+    pub failed: c_int,
+    pub err: [c_char; 1024],
+}
+
+/// `struct zk_spread_stats`
+#[repr(C)]
+pub struct ZkSpreadStats {
+    pub wall_s: f64,
+    pub busy_any_s: f64,
+    pub busy_all_s: f64,
+    pub retried: usize,
+}
+
+pub type ZkSpreadFn =
+    unsafe extern "C" fn(ctx: *mut c_void, card: c_int, first: usize, count: usize, err: *mut c_char, errlen: usize) -> c_int;
+
 extern "C" {
+    pub fn zk_cards_find(dir: *const c_char, cards: *mut ZkCard, max: c_int, err: *mut c_char, errlen: usize) -> c_int;
+    #[allow(clippy::too_many_arguments)]
+    pub fn zk_spread(n_cards: c_int, names: *const *const c_char, n_items: usize, max_chunk: usize, what: *const c_char,
+                     run: ZkSpreadFn, ctx: *mut c_void, cards: *mut ZkSpreadCard, stats: *mut ZkSpreadStats,
+                     err: *mut c_char, errlen: usize) -> c_int;
     pub fn zk_open(d: *mut ZkDev, prefix: *const c_char, what: c_uint) -> c_int;
     pub fn zk_close(d: *mut ZkDev);
     pub fn zk_error(d: *const ZkDev) -> *const c_char;

@@ -1,0 +1,245 @@
+/* zk-msm's engine runs over one card or several (--devices).
+ *
+ * Split by windows: the MSM is cut into window ranges [w0, w1), one per card, and the card of a range gets every
+ * point record with the scalars masked to the bits of its windows (bits o_w0 .. o_w1 - 1; the top range keeps every
+ * bit from o_w0 up).  The masked scalars sum to the scalars, so the MSMs of the ranges sum to the MSM, and since the
+ * post-processing (sum over windows j of 2^o_j sum_k k B_jk) is linear in the buckets B_jk, adding every range's
+ * buckets into one bucket set gives exactly the MSM: the first range's read-out is the bucket set, and every other
+ * range's records (its buckets and partial buckets, each tagged with its window and bucket) follow as partial records,
+ * which zkmsm_postprocess adds into their buckets (reference_model/msm_formats.md, "Partial records").  A range costs
+ * its card the additions of its windows' digits plus, through the signed-digit carry, at most one addition per point
+ * in the window above it (digit 0 or 1); every card streams every point record.
+ *
+ * The ranges go to the cards through zk_spread (one job = one range); a card that fails is reset and its range
+ * retried on another card. */
+#include "zk_msm_cards.h"
+#include "tool_common.h"
+#include "zkmsm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { R_CONTROL = 0x00, R_ERROR = 0x04, R_COUNT = 0x08, R_CYCLES = 0x10, R_BUSY = 0x18, R_ERROR_INDEX = 0x34,
+       R_INFO = 0x38, R_FRAMING = 0x44, R_ADDERS = 0x48, R_PARTIALS = 0x4C, R_ADDER_BUSY = 0x50 };
+#define REC ZKMSM_RECORD_BYTES
+#define SC ZKMSM_SCALAR_BYTES
+
+int msm_check_card(zk_dev *d, size_t nw, const char *wspec)
+{
+    uint32_t info = 0, partials = 0;
+    if (zk_reg_read(d, R_INFO, &info) || zk_reg_read(d, R_PARTIALS, &partials)) {
+        fprintf(stderr, "%s\n", zk_error(d));
+        return 1;
+    }
+    if (info == 0xffffffffu) {
+        fprintf(stderr, "zk-msm: %s: the core's registers read all ones (a hung core: zk-status --reset)\n", d->prefix);
+        return 1;
+    }
+    if ((info & 0xff) != nw) {
+        fprintf(stderr, "zk-msm: %s: the engine has %u windows, --windows %s has %zu\n", d->prefix, info & 0xff, wspec, nw);
+        return 2;
+    }
+    if (partials > 4096) {
+        fprintf(stderr, "zk-msm: %s: the engine reports %u partial buckets (at most 4,096 expected): not an MSM core?\n",
+                d->prefix, partials);
+        return 1;
+    }
+    return 0;
+}
+
+typedef struct range_job {
+    uint32_t w0, w1;           /* windows [w0, w1) */
+    uint8_t *readout;          /* zk_alloc */
+    size_t records;
+    uint32_t partials, cycles, busy, adders, adder_busy[MAX_ADDERS];
+} range_job;
+
+typedef struct card_state {
+    zk_dev *d;
+    uint8_t *sc;               /* the masked scalar beats (zk_alloc) */
+} card_state;
+
+typedef struct msm_ctx {
+    const msm_input *in;
+    card_state *cards;
+    range_job *ranges;
+} msm_ctx;
+
+/* scalar bits [lo, hi) of every scalar into beats (two 32-byte scalars per 64-byte beat, the tail zero) */
+static void masked_scalars(const msm_input *in, uint8_t *sc, size_t lo, size_t hi)
+{
+    memset(sc, 0, (in->n + 1) / 2 * 64);
+    for (size_t i = 0; i < in->n; i++) {
+        const uint8_t *s = in->scalars + i * SC;
+        uint8_t *o = sc + i * SC;
+        for (size_t b = lo / 8; b < SC && b * 8 < hi; b++) {
+            unsigned keep = 0xff;
+            if (b * 8 < lo)
+                keep &= 0xffu << (lo - b * 8);
+            if (b * 8 + 8 > hi)
+                keep &= 0xffu >> (b * 8 + 8 - hi);
+            o[b] = (uint8_t)(s[b] & keep);
+        }
+    }
+}
+
+static const char *error_bits(uint32_t err, char *buf, size_t len)
+{
+    static const char *why[] = {"a scalar >= the bound", "scalar stream: TLAST before the last scalar",
+                                "scalar stream: no TLAST on the last scalar", "point stream: TLAST before the last point",
+                                "point stream: no TLAST on the last point", "a point record with bits above 1131",
+                                "watchdog: a stream stopped", "a start while busy"};
+    size_t o = 0;
+    buf[0] = 0;
+    for (int b = 0; b < 8 && o < len; b++)
+        if (err >> b & 1)
+            o += (size_t)snprintf(buf + o, len - o, " [%s]", why[b]);
+    return buf;
+}
+
+/* the reason into err, the engine reset (soft reset, then the system reset) so that the card is reusable; -1 */
+static int range_failed(zk_dev *d, char *err, size_t errlen, const char *why)
+{
+    snprintf(err, errlen, "%s", why);
+    fprintf(stderr, "zk-msm: %s: %s; resetting the engine\n", d->prefix, zk_interrupted() ? "interrupted" : "job failed");
+    if (zk_reg_write(d, R_CONTROL, 2) || zk_soft_reset(d))
+        fprintf(stderr, "%s\n", zk_error(d));
+    return -1;
+}
+
+/* zk_spread's job: window range `first` (count 1) on card k */
+static int run_range(void *vx, int k, size_t first, size_t count, char *err, size_t errlen)
+{
+    msm_ctx *x = vx;
+    const msm_input *in = x->in;
+    card_state *c = &x->cards[k];
+    range_job *r = &x->ranges[first];
+    zk_dev *d = c->d;
+    (void)count;
+    size_t lo = 0, hi = 0;
+    for (uint32_t j = 0; j < r->w1; j++) {
+        lo += j < r->w0 ? in->widths[j] : 0;
+        hi += in->widths[j];
+    }
+    if (r->w1 == in->nw)
+        hi = 256; /* the top window takes every remaining bit */
+    masked_scalars(in, c->sc, lo, hi);
+    uint32_t partials = 0;
+    if (zk_reg_read(d, R_PARTIALS, &partials))
+        return range_failed(d, err, errlen, zk_error(d));
+    if (partials > 4096)
+        return range_failed(d, err, errlen, "the engine's PARTIALS register reads above 4,096 (a hung core?)");
+    size_t records = in->buckets + partials;
+    zk_free(r->readout); /* a retried range: the failed card's partial read-out */
+    if (!(r->readout = zk_alloc(records * REC)))
+        return range_failed(d, err, errlen, "out of memory for the read-out");
+    r->records = records;
+    r->partials = partials;
+    /* a clean start: soft reset (clears a previous job's error, empties the input FIFOs), COUNT, start */
+    if (zk_reg_write(d, R_CONTROL, 2) || zk_reg_write(d, R_COUNT, (uint32_t)in->n) ||
+        zk_reg_write(d, R_FRAMING, in->chunk && !in->strict) || zk_reg_write(d, R_CONTROL, 1))
+        return range_failed(d, err, errlen, zk_error(d));
+    size_t per = in->chunk ? (in->chunk + 1) / 2 : 0, sbeats = (in->n + 1) / 2, ch;
+    zk_stream s[2];
+    if (per && in->n % 2 == 0) { /* elements = pairs of points (one scalar beat, two records) */
+        s[0] = (zk_stream){in->channel, c->sc, 64, sbeats};
+        s[1] = (zk_stream){in->channel + 1, in->rec, 2 * REC, in->n / 2};
+        ch = per;
+    } else { /* each stream in one write */
+        s[0] = (zk_stream){in->channel, c->sc, sbeats * 64, 1};
+        s[1] = (zk_stream){in->channel + 1, in->rec, in->n * REC, 1};
+        ch = 1;
+    }
+    char why[1400] = "";
+    if (zk_run_pair(d, s, ch, ZK_PAIR_PARALLEL, in->channel, r->readout, records * REC))
+        snprintf(why, sizeof why, "%s", zk_error(d));
+    uint32_t e = 0, eidx = 0;
+    if (zk_reg_read(d, R_ERROR, &e) || zk_reg_read(d, R_ERROR_INDEX, &eidx) || zk_reg_read(d, R_CYCLES, &r->cycles) ||
+        zk_reg_read(d, R_BUSY, &r->busy) || zk_reg_read(d, R_ADDERS, &r->adders))
+        return range_failed(d, err, errlen, why[0] ? why : zk_error(d));
+    if (r->adders > MAX_ADDERS)
+        r->adders = 0; /* not an engine this tool knows: no per-adder figures */
+    for (uint32_t a = 0; a < r->adders; a++)
+        if (zk_reg_read(d, R_ADDER_BUSY + 8 * a, &r->adder_busy[a]))
+            return range_failed(d, err, errlen, zk_error(d));
+    if (e && e != 0xffffffffu) {
+        char bits[400];
+        size_t o = strlen(why);
+        snprintf(why + o, sizeof why - o, "%szk-msm: %s: the engine reports ERROR 0x%x at element %u:%s", o ? "\n" : "",
+                 d->prefix, e, eidx, error_bits(e, bits, sizeof bits));
+    }
+    if (why[0])
+        return range_failed(d, err, errlen, why);
+    return 0;
+}
+
+int msm_run(zk_dev *devs, int n, const msm_input *in, msm_output *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t nr = (size_t)n < in->nw ? (size_t)n : in->nw;
+    range_job *ranges = calloc(nr, sizeof *ranges);
+    card_state *cards = calloc((size_t)n, sizeof *cards);
+    if (!ranges || !cards)
+        die("out of memory");
+    for (size_t t = 0; t < nr; t++) /* even window counts */
+        ranges[t].w0 = (uint32_t)(t * in->nw / nr), ranges[t].w1 = (uint32_t)((t + 1) * in->nw / nr);
+    const char *names[ZK_MAX_CARDS];
+    for (int k = 0; k < n; k++) {
+        cards[k].d = &devs[k];
+        names[k] = devs[k].prefix;
+        if (!(cards[k].sc = zk_alloc((in->n + 1) / 2 * 64)))
+            die("out of memory");
+    }
+    msm_ctx x = {in, cards, ranges};
+    zk_spread_card st[ZK_MAX_CARDS];
+    zk_spread_stats ss;
+    char err[1024];
+    int rc = 0;
+    if (zk_spread(n, names, nr, 1, "window range(s)", run_range, &x, st, &ss, err, sizeof err)) {
+        rc = zk_interrupted() ? 130 : 1;
+        if (n > 1 || rc == 130)
+            fprintf(stderr, "zk-msm: %s\n", err);
+    }
+    if (rc == 0) {
+        for (size_t t = 0; t < nr; t++)
+            out->records += ranges[t].records;
+        if (!(out->readout = zk_alloc(out->records * REC)))
+            die("out of memory");
+        size_t at = 0;
+        for (size_t t = 0; t < nr; t++) {
+            memcpy(out->readout + at * REC, ranges[t].readout, ranges[t].records * REC);
+            at += ranges[t].records;
+            out->cycles += ranges[t].cycles;
+            out->busy += ranges[t].busy;
+            out->adders = ranges[t].adders;
+            for (uint32_t a = 0; a < ranges[t].adders; a++)
+                out->adder_busy[a] += ranges[t].adder_busy[a];
+        }
+        out->engine_partials = ranges[0].partials;
+        out->ranges = nr;
+        if (n > 1) {
+            for (int k = 0; k < n; k++)
+                fprintf(stderr, "zk-msm: card %s: %zu window range(s), %.3f s busy%s\n", names[k], st[k].items,
+                        st[k].busy_s, st[k].failed ? " (dropped)" : "");
+            for (size_t t = 0; t < nr; t++)
+                fprintf(stderr, "zk-msm: windows %u..%u: %u cycles, %u additions\n", ranges[t].w0, ranges[t].w1 - 1,
+                        ranges[t].cycles, ranges[t].busy);
+            fprintf(stderr, "zk-msm: %d cards: %.3f s from the first job to the last, some card busy %.3f s, all %d busy "
+                            "at once %.3f s (%.0f %%); %zu window range(s) retried\n", n, ss.wall_s, ss.busy_any_s, n,
+                    ss.busy_all_s, ss.wall_s > 0 ? 100.0 * ss.busy_all_s / ss.wall_s : 0.0, ss.retried);
+        }
+    }
+    for (size_t t = 0; t < nr; t++)
+        zk_free(ranges[t].readout);
+    for (int k = 0; k < n; k++)
+        zk_free(cards[k].sc);
+    free(ranges);
+    free(cards);
+    return rc;
+}
+
+void msm_output_free(msm_output *o)
+{
+    zk_free(o->readout);
+    o->readout = NULL;
+}

@@ -1,0 +1,36 @@
+/* zk-msm's engine runs on one card or several (zk_msm_cards.c) */
+#ifndef ZK_MSM_CARDS_H
+#define ZK_MSM_CARDS_H
+#include "zkxdma.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MAX_ADDERS 8 /* BUSY of adder a at R_ADDER_BUSY + 8a (low word) */
+
+typedef struct msm_input {
+    const uint8_t *rec;        /* n point records (zk_alloc) */
+    const uint8_t *scalars;    /* n scalars, 32 bytes each */
+    size_t n;
+    const uint32_t *widths;    /* the engine's window layout */
+    size_t nw;
+    size_t buckets;            /* bucket records of the layout (before the partial records) */
+    int channel;               /* scalars on h2c K, points on h2c K+1, buckets on c2h K */
+    size_t chunk;              /* points per write (--chunk), 0: one write per stream */
+    int strict;                /* --strict-tlast */
+} msm_input;
+
+typedef struct msm_output {
+    uint8_t *readout;          /* zk_alloc: the first window range's read-out, then every other range's records */
+    size_t records;            /* records in readout */
+    uint32_t engine_partials;  /* the PARTIALS register of the first range's card */
+    uint32_t cycles, busy, adders, adder_busy[MAX_ADDERS]; /* summed over the ranges */
+    size_t ranges;             /* window ranges the MSM was split into */
+} msm_output;
+
+/* the card answers, has nw windows and a sane PARTIALS: 0, else 1 (device) or 2 (layout) after a message */
+int msm_check_card(zk_dev *d, size_t nw, const char *wspec);
+/* runs the MSM on the cards, split by windows when n > 1; 0, 1 (device or engine error, no card left) or 130 */
+int msm_run(zk_dev *devs, int n, const msm_input *in, msm_output *out);
+void msm_output_free(msm_output *o);
+#endif
