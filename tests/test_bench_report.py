@@ -37,7 +37,7 @@ def report():
 def test_report_files(report):
     md = (report / "report.md").read_text()
     for title in ("Field arithmetic", "Keccak-f[1600]", "Poseidon (PoseidonAxis)", "MSM bucket engine",
-                  "Poseidon golden model", "MSM host side", "Area: LUTs per DSP", "Published anchors"):
+                  "PC2 of one 32 GiB sector", "Poseidon golden model", "MSM host side", "Area: LUTs per DSP", "Published anchors"):
         assert title in md, f"report.md lacks its {title} section"
     # the area comparison comes after every core's section, before the anchors
     assert md.index("## Host formatting cost") < md.index("## Area: LUTs per DSP") < md.index("## Published anchors")
@@ -64,6 +64,28 @@ def test_poseidon_figures(report):
                                                      key=lambda r: r["arity"])]
         assert cyc == sorted(cyc), cfg
     assert p["sweep"]["configs"] > 4 and p["sweep"]["mont_mul_dsp_tiles"] > p["sweep"]["const_mul_dsp_tiles"] > 0
+
+
+def test_pc2_projection(report):
+    """The PC2 work is Filecoin's count for a 32 GiB sector, and every time is that work over the row's rates."""
+    from tests.bench import pc2
+
+    # the octree count is the sum over its levels: 8 sub-trees of 2^27 leaves, then one hash over their roots
+    levels = sum(pc2.SUB_TREE_LEAVES // 8 ** k for k in range(1, 10) if pc2.SUB_TREE_LEAVES // 8 ** k)
+    assert pc2.OCTREE_HASHES == pc2.SUB_TREES * levels + 1 and pc2.WORK == {11: 2 ** 30, 8: 2 * 153_391_689}
+    figs = json.loads((report / "report.json").read_text())["figures"]
+    f, p = figs["pc2"], figs["poseidon"]
+    assert f["work"] == {"11": 2 ** 30, "8": 2 * 153_391_689}
+    for cfg, minutes in f["minutes"].items():
+        if cfg in ("neptune_one_core", "trident"):
+            continue
+        rate = {r["arity"]: r["mhash_s"] * 1e6 for r in p["measured"] if r["config"] == cfg}
+        assert minutes * 60 == pytest.approx(2 ** 30 / rate[11] + 2 * 153_391_689 / rate[8], rel=1e-9)
+    tr = anchors.TRIDENT["hash_per_s"]
+    assert f["minutes"]["trident"] * 60 == pytest.approx(2 ** 30 / tr[11] + 2 * 153_391_689 / tr[8], rel=1e-9)
+    md = (report / "report.md").read_text()
+    assert ("TARGET MISSED: PC2" in md) == any(m > sections.PC2_TARGET_MIN for c, m in f["minutes"].items()
+                                               if c not in ("neptune_one_core", "trident"))
 
 
 def test_msm_figures(report):

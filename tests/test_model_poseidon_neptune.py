@@ -183,3 +183,21 @@ def test_soak(neptune, arity):
     ours = io.StringIO()
     assert cli.main(["--arity", str(arity), "--jobs", "2"], stdin=io.StringIO(text.getvalue()), stdout=ours) == 0
     assert ours.getvalue().splitlines() == run_neptune(neptune, ["--arity", str(arity)], text.getvalue())
+
+
+def test_bench_mode(neptune):
+    """`--bench` (the report's CPU baseline) hashes what it says: its fold is the sum of the model's digests of the
+    preimages it names (element i of hash n is n * width + i + 1), and a bad duration is a usage error."""
+    arity = 2
+    r = subprocess.run([str(neptune), "--arity", str(arity), "--bench", "0.05"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    f = dict(zip(r.stdout.split()[::2], r.stdout.split()[1::2]))
+    n = int(f["hashes"])
+    assert n >= 1024 and n % 1024 == 0 and float(f["rate"]) > 0, r.stdout
+    rows = [[k * arity + i + 1 for i in range(arity)] for k in range(n)]
+    got = [int(d, 16) for d in run_neptune(neptune, ["--arity", str(arity)], preimage_text(rows))]
+    assert got == digests(rows, arity)
+    assert int(f["fold"], 16) == sum(got) % P
+    for bad in ("0", "-1", "x", "4000"):
+        b = subprocess.run([str(neptune), "--arity", "2", "--bench", bad], capture_output=True, text=True)
+        assert b.returncode == 2 and "--bench" in b.stderr, (bad, b.stderr)

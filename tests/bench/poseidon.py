@@ -25,6 +25,8 @@ yosys synth_xilinx -family xcup of the whole --config top, hierarchically (tests
 LUT, SRL, FF, BRAM, the deepest register-to-register logic (LUT levels, longest carry chain).  TRIDENT's published
 figures (tests/bench/anchors.py) are printed alongside.  Area target (MAX_LUT_PER_DSP): the whole c1100 top at most
 110 LUT (LUT1..LUT6) per DSP48E2; a miss prints a TARGET MISSED line.
+PC2 (tests/bench/pc2.py): the Poseidon time of Filecoin's PC2 for one 32 GiB sector at the measured rates and at
+TRIDENT's published ones (the report adds neptune on this CPU from the poseidon-model bench).
 """
 from __future__ import annotations
 
@@ -44,12 +46,13 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 import poseidon_harness as H  # noqa: E402
 import reference_model.poseidon as P  # noqa: E402
 import simrun  # noqa: E402
-from tests.bench import anchors, hier_synth  # noqa: E402
+from tests.bench import anchors, hier_synth, pc2  # noqa: E402
 
 TRIDENT = anchors.TRIDENT
 TARGETS = {2: 4e6, 11: 1e6}  # issue: c1100 at 250 MHz
 # issue "Field multipliers at half the LUTs": the whole top's yosys LUT1..LUT6 per DSP48E2 (TRIDENT: 130)
 MAX_LUT_PER_DSP = {"PoseidonAxis_c1100": 110}
+NEPTUNE = ROOT / "build" / "refs" / "neptune" / "release" / "neptune-ref"
 # what PoseidonSweep's output depends on: (directory, file pattern)
 SWEEP_SOURCES = [(ROOT / "hw" / "src" / "zkspinal" / d, "*.scala") for d in ("field", "poseidon")] + [
     (ROOT / "constants" / "poseidon", "*")]
@@ -79,6 +82,16 @@ def measure(top: str, arity: int, hashes: int, seed: int, ring: int) -> dict:
     steady = sum(window) / len(window)
     return {"arity": arity, "hashes": hashes, "cycles_per_hash": steady, "latency": times[0],
             "sim_cycles": stats["cycles"], "sim_seconds": wall}
+
+
+def print_pc2(measured: list, mhz: float) -> None:
+    print(f"PC2 of one 32 GiB sector: {pc2.work_text()}")
+    for res in measured:
+        rates = {m["arity"]: m["mhash_s"] * 1e6 for m in res["arities"]}
+        s = pc2.seconds(rates)
+        if s is not None:
+            print(f"  {res['top']} at {mhz:.0f} MHz: {s / 60:.1f} min of Poseidon per sector (target <= 9 min)")
+    print(f"  TRIDENT (published rates): {pc2.seconds(TRIDENT['hash_per_s']) / 60:.1f} min")
 
 
 def sweep(out_dir: Path) -> dict:
@@ -226,6 +239,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  yosys: {time.time() - t:.0f} s", flush=True)
     for res in measured:
         print_table(res, a.mhz)
+    print_pc2(measured, a.mhz)
     if syn:
         print(f"yosys synth_xilinx (xcup), whole top: {syn['dsp']} DSP48E2, {syn['lut']} LUT ({syn['lut_sites']} LUT6 "
               f"sites with small LUTs paired), {syn['ff']} FF, "

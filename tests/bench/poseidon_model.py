@@ -9,6 +9,8 @@ For each arity it prints hashes per second of
                              lines, one process and with --jobs J worker processes (wall time), and the time a
                              1,000,000-hash check would take at that rate
   neptune-ref                the Rust reference (tests/refs/neptune) on the same lines, when it is built
+  neptune in memory          the same crate hashing on one thread with no text in or out (`neptune-ref --bench`):
+                             the CPU baseline of the report's PC2 projection
 """
 from __future__ import annotations
 
@@ -66,6 +68,17 @@ def _run_neptune(arity: int, text: str) -> None:
     subprocess.run([str(NEPTUNE), "--arity", str(arity)], input=text, capture_output=True, text=True, check=True)
 
 
+NEPTUNE_IN_MEMORY = "neptune in memory (wall)"
+
+
+def _neptune_in_memory(arity: int, seconds: float) -> tuple[float, int]:
+    """neptune's own rate on one thread, no text in or out (`neptune-ref --bench`): the CPU baseline of PC2."""
+    out = subprocess.run([str(NEPTUNE), "--arity", str(arity), "--bench", str(seconds)], capture_output=True,
+                         text=True, check=True).stdout.split()
+    fields = dict(zip(out[::2], out[1::2]))
+    return float(fields["rate"]), int(fields["hashes"])
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tests.bench.poseidon_model", description=__doc__.splitlines()[0])
     ap.add_argument("--arities", default="2,4,8,11")
@@ -104,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
             rate, n = _rate(lambda txt: _run_neptune(arity, txt), lambda m: _cli_text(arity, m), a.seconds,
                             clock=time.perf_counter)
             rows.append(("neptune-ref (wall)", count_ops(c).mul, n, rate))
+            rate, n = _neptune_in_memory(arity, a.seconds)
+            rows.append((NEPTUNE_IN_MEMORY, count_ops(c).mul, n, rate))
         results += [{"arity": arity, "t": c.t, "what": what, "products": muls, "hashes": n, "hash_per_s": rate}
                     for what, muls, n, rate in rows]
         for what, muls, n, rate in rows:

@@ -42,7 +42,7 @@ PLAN: dict[str, tuple[str, list[str], list[str]]] = {
     "keccak": ("keccak", [], ["--rounds", "200", "--no-sponge", "--settings", "1,2,4"]),
     "poseidon": ("poseidon", ["--also", "small"], ["--no-synth", "--hashes", "200"]),
     "msm": ("msm", [], ["--no-synth", "--npows", "11", "--adversarial-npow", "9", "--sample-cycles", "128"]),
-    "poseidon-model": ("poseidon_model", [], ["--arities", "2,11", "--seconds", "0.3", "--jobs", "2"]),
+    "poseidon-model": ("poseidon_model", [], ["--arities", "2,8,11", "--seconds", "0.3", "--jobs", "2"]),
     "msm-host": ("msm_host", [], ["--npow", "12", "--reps", "1"]),
     "host": ("host", [], ["--count", "200000", "--repeat", "2"]),
 }
@@ -114,6 +114,10 @@ def write_report(results: dict, out: Path, quick: bool) -> Path:
         md, fig = sections.render(core, res["data"], out)
         lines += [md, f"_({res['seconds']:.0f} s; full output in `{Path(res['log']).name}`)_", ""]
         figures[core] = fig
+    pc2 = sections.pc2({core: res["data"] for core, res in results.items()})
+    if pc2:
+        lines += [pc2[0], ""]
+        figures["pc2"] = pc2[1]
     md, figures["area"] = sections.area({core: res["data"] for core, res in results.items()})
     lines += [md, "", "## Published anchors", "", anchors.table(), ""]
     report = out / "report.md"

@@ -5,6 +5,7 @@ render(core, data, out) -> (markdown, figures); `data` is what the core's benchm
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from tests.bench import anchors
@@ -205,6 +206,57 @@ def poseidon(data: dict, out: Path) -> tuple[str, dict]:
         figs["plots"].append("poseidon_rate_vs_dsp.png")
         lines += ["", "![Poseidon hash rate against DSP budget](poseidon_rate_vs_dsp.png)"]
     return "## Poseidon (PoseidonAxis)\n\n" + "\n".join(lines), figs
+
+
+PC2_TARGET_MIN = 9.0  # issue 21: Poseidon time of PC2 for one 32 GiB sector on one card
+
+
+def pc2(results: dict) -> tuple[str, dict] | None:
+    """The Poseidon time of Filecoin's PC2 for one 32 GiB sector (tests/bench/pc2.py): every measured Poseidon
+    configuration that serves arities 8 and 11, neptune on this CPU (the poseidon-model bench's in-memory rows, one
+    thread, scaled to every core) and TRIDENT (published rates).  None without a Poseidon benchmark."""
+    from tests.bench import pc2 as work
+    from tests.bench.poseidon_model import NEPTUNE_IN_MEMORY
+
+    pos = results.get("poseidon")
+    if not pos:
+        return None
+    tr = anchors.TRIDENT
+    mhz = pos["mhz"]
+    head = ["hasher", "arity 11 Mhash/s", "arity 8 Mhash/s", "Poseidon time per sector"]
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    figs: dict = {"work": {str(a): n for a, n in work.WORK.items()}, "minutes": {}}
+    misses = []
+
+    def row(name: str, rates: dict) -> float | None:
+        s = work.seconds(rates)
+        if s is not None:
+            out.append(f"| {name} | {rates[11] / 1e6:.4f} | {rates[8] / 1e6:.4f} | {s / 60:.1f} min |")
+        return s
+
+    for res in pos.get("measured") or []:
+        s = row(f"`{res['top']}` @ {mhz:.0f} MHz", {m["arity"]: m["mhash_s"] * 1e6 for m in res["arities"]})
+        if s is not None:
+            figs["minutes"][res["config"]] = s / 60
+            if s / 60 > PC2_TARGET_MIN:
+                misses.append(f"PC2 on `{res['top']}` takes {s / 60:.1f} min of Poseidon per 32 GiB sector (target "
+                              f"<= {PC2_TARGET_MIN:.0f} min)")
+    cpu = {r["arity"]: r["hash_per_s"] for r in results.get("poseidon-model") or [] if r["what"] == NEPTUNE_IN_MEMORY}
+    cores = os.cpu_count() or 1
+    if work.seconds(cpu) is not None:
+        figs["minutes"]["neptune_one_core"] = row("neptune 13 on one core of this CPU (measured)", cpu) / 60
+        row(f"neptune 13 on this machine's {cores} cores (one core's rate x {cores})",
+            {a: r * cores for a, r in cpu.items()})
+        cpu_note = ("neptune: `neptune-ref --bench` (OptimizedStatic, MerkleTree preimages, one thread, in memory) "
+                    "from the poseidon-model bench; a CPU hashes PC2 on every core, so the second row assumes "
+                    "perfect scaling.")
+    else:
+        cpu_note = "neptune on this CPU: not measured in this run (the poseidon-model bench needs arities 8 and 11)."
+    figs["minutes"]["trident"] = row(f"{tr['source'].split(' (')[0]} (published rates, {tr['mhz']} MHz)",
+                                     tr["hash_per_s"]) / 60
+    md = ["## PC2 of one 32 GiB sector (Poseidon)", "", f"Work: {work.work_text()}. {cpu_note}", "", *out, "",
+          _verdict(misses, f"PC2 target met: at most {PC2_TARGET_MIN:.0f} min of Poseidon per sector on one card.")]
+    return "\n".join(md), figs
 
 
 def _poseidon_area_verdict(syn: dict) -> str:

@@ -3,6 +3,7 @@
 //!
 //! usage: neptune-ref --arity N [--hash-type merkle|constant|encryption|custom|sponge] [--length L]
 //!                    [--custom-id ID] [--mode correct|static] [--strength standard|strengthened] [--constants]
+//!                    [--bench SECONDS]
 //!
 //! Hash mode (default): stdin holds one preimage per line, elements as 0x-prefixed big-endian hex separated by
 //! blanks (N elements, or L for --hash-type constant); stdout gets one digest per line, 0x + 64 hex digits.
@@ -10,6 +11,8 @@
 //! per line as `<kind> 0x<hex>`: rc (round constants, round-major), mds (row-major), crc (compressed round constants), pre (pre-sparse matrix,
 //! row-major), then per partial round sparse_w (the first column, t values) and sparse_v (first row without
 //! its first entry, t-1 values).
+//! --bench S: no input; hash distinct preimages on one thread for at least S seconds and print
+//! `hashes <n> seconds <s> rate <hashes per second>` (the CPU baseline of the benchmark report).
 //! Errors go to stderr with the line number; the exit status is 1 for bad input, 2 for bad usage.
 
 use std::io::{self, BufRead, BufWriter, Write};
@@ -30,13 +33,14 @@ struct Options {
     mode: HashMode,
     strength: Strength,
     constants: bool,
+    bench: Option<f64>,
 }
 
 fn usage(msg: &str) -> ! {
     eprintln!("neptune-ref: {msg}");
     eprintln!(
         "usage: neptune-ref --arity N [--hash-type merkle|constant|encryption|custom|sponge] [--length L] \
-         [--custom-id ID] [--mode correct|static] [--strength standard|strengthened] [--constants]"
+         [--custom-id ID] [--mode correct|static] [--strength standard|strengthened] [--constants] [--bench S]"
     );
     exit(2)
 }
@@ -50,6 +54,7 @@ fn parse_args() -> Options {
         mode: HashMode::OptimizedStatic,
         strength: Strength::Standard,
         constants: false,
+        bench: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -80,6 +85,13 @@ fn parse_args() -> Options {
                 o.constants = true;
                 i += 1;
                 continue;
+            }
+            "--bench" => {
+                let s: f64 = value(i).parse().unwrap_or_else(|_| usage("--bench: not a number of seconds"));
+                if !(s > 0.0 && s <= 3600.0) {
+                    usage("--bench: seconds must be in (0, 3600]");
+                }
+                o.bench = Some(s)
             }
             a => usage(&format!("unknown argument {a}")),
         }
@@ -131,6 +143,10 @@ fn run<A: Arity<Scalar>>(o: &Options) {
         dump_constants(&constants, &mut out);
         return;
     }
+    if let Some(seconds) = o.bench {
+        bench(&constants, width, o.mode, seconds, &mut out);
+        return;
+    }
     for (n, line) in io::stdin().lock().lines().enumerate() {
         let line = line.unwrap_or_else(|e| {
             eprintln!("neptune-ref: reading stdin: {e}");
@@ -148,6 +164,27 @@ fn run<A: Arity<Scalar>>(o: &Options) {
         let digest = Poseidon::<Scalar, A>::new_with_preimage(&preimage, &constants).hash_in_mode(o.mode);
         writeln!(out, "{}", hex(&digest)).unwrap();
     }
+}
+
+/// One thread hashing distinct preimages (element i of hash n is n * width + i + 1) in batches of 1,024 until
+/// `seconds` have passed; the digests are folded into a sum that is printed, so no hash can be optimised away.
+fn bench<A: Arity<Scalar>>(c: &PoseidonConstants<Scalar, A>, width: usize, mode: HashMode, seconds: f64,
+                           out: &mut impl Write) {
+    let start = std::time::Instant::now();
+    let mut n: u64 = 0;
+    let mut fold = Scalar::from(0u64);
+    let mut preimage = vec![Scalar::from(0u64); width];
+    while start.elapsed().as_secs_f64() < seconds {
+        for _ in 0..1024 {
+            for (i, x) in preimage.iter_mut().enumerate() {
+                *x = Scalar::from(n * width as u64 + i as u64 + 1);
+            }
+            fold += Poseidon::<Scalar, A>::new_with_preimage(&preimage, c).hash_in_mode(mode);
+            n += 1;
+        }
+    }
+    let s = start.elapsed().as_secs_f64();
+    writeln!(out, "hashes {n} seconds {s:.3} rate {:.1} fold {}", n as f64 / s, hex(&fold)).unwrap();
 }
 
 fn dump_constants<A: Arity<Scalar>>(c: &PoseidonConstants<Scalar, A>, out: &mut impl Write) {
