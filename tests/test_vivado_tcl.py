@@ -83,7 +83,8 @@ def test_tcl_port_reader_matches_python(tmp_path):
                       "  dict for {n a} [dict get $i axis] { puts \"$t axis $n [dict get $a mode] [dict get $a width] [join [dict get $a signals] ,]\" }\n"
                       "  dict for {n a} [dict get $i axil] { puts \"$t axil $n [dict get $a mode] [dict get $a addr]\" }\n"
                       "  puts \"$t status [join [dict get $i status] ,] [join [dict get $i status_in] ,] [join [dict get $i reset_out] ,]\"\n"
-                      "  puts \"$t clocks [join [dict get $i aux_clocks] ,]\" }\n")
+                      "  puts \"$t clocks [join [dict get $i aux_clocks] ,]\"\n"
+                      "  puts \"$t ident [join [dict get $i ident] ,] [join [dict get $i ident_in] ,]\" }\n")
     out = subprocess.run(["tclsh", str(script), *names], capture_output=True, text=True, check=True).stdout
     want = []
     for t in names:
@@ -92,7 +93,14 @@ def test_tcl_port_reader_matches_python(tmp_path):
         want += [f"{t} axil {n} {a['mode']} {a['addr']}" for n, a in i.axil.items()]
         want.append(f"{t} status {','.join(i.status)} {','.join(i.status_in)} {','.join(i.reset_out)}")
         want.append(f"{t} clocks {','.join(i.aux_clocks)}")
+        want.append(f"{t} ident {','.join(i.ident)} {','.join(i.ident_in)}")
     assert "FlashCtrl_c1100 clocks icap_clk" in want
+    # every core a board design takes drives the identity; the system blocks take it
+    ident = "ident_kind,ident_config,ident_version"
+    for t in names:
+        expect = (f"{t} ident  {ident}" if t.startswith("SystemBlock") else f"{t} ident  " if
+                  t.startswith(("FlashCtrl", "InbandLast")) else f"{t} ident {ident} ")
+        assert expect in want, t
     assert out.split("\n")[:-1] == want
 
 
@@ -103,6 +111,13 @@ def test_tcl_port_reader_refuses_unknown_ports(tmp_path):
     script.write_text(f"source {VIVADO / 'lib' / 'zk_rtl.tcl'}\nzk::interfaces Odd_x\n")
     proc = subprocess.run(["tclsh", str(script)], capture_output=True, text=True, env={"ZK_RTL": str(tmp_path), "PATH": "/usr/bin:/bin"})
     assert proc.returncode != 0 and "port mystery (in, 8 bits) follows no convention" in proc.stderr
+    # an incomplete identity: two of the three words
+    (tmp_path / "Half_x.v").write_text(port_shell("Half_x", [("aclk", "in", 1), ("aresetn", "in", 1)] + IDENT[:2]))
+    script.write_text(f"source {VIVADO / 'lib' / 'zk_rtl.tcl'}\nzk::interfaces Half_x\n")
+    proc = subprocess.run(["tclsh", str(script)], capture_output=True, text=True, env={"ZK_RTL": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    assert proc.returncode != 0 and "identity ports ident_kind,ident_config: all of" in proc.stderr, proc.stderr
+    with pytest.raises(ValueError, match="identity ports"):
+        vrtl.interfaces("Half_x", tmp_path)
 
 
 # ---------------------------------------------------------------- IP packaging
@@ -212,6 +227,11 @@ def copy_scripts(tmp: Path) -> Path:
     (("lib/zk_bd.tcl", "    zk::bd::net sys/core_aresetn core/aresetn\n", ""), "/core/aresetn"),
     # the system block's status words left unconnected
     (("lib/zk_bd.tcl", "    foreach cs $status { zk::bd::net [join $cs /] sys/status_$i; incr i }\n", ""), "status"),
+    # the identity left unconnected, or two of its words crossed
+    (("lib/zk_bd.tcl", "    foreach p $zk::ident_ports { zk::bd::net core/$p sys/$p }\n", ""), "/sys/ident_kind"),
+    (("lib/zk_bd.tcl", "    foreach p $zk::ident_ports { zk::bd::net core/$p sys/$p }\n",
+      "    zk::bd::net core/ident_kind sys/ident_config\n    zk::bd::net core/ident_config sys/ident_kind\n"
+      "    zk::bd::net core/ident_version sys/ident_version\n"), "/sys/ident_config is driven by /core/ident_kind"),
     # an H2C FIFO on one clock only: the domains meet outside a crossing
     (("lib/zk_bd.tcl", "CONFIG.HAS_TLAST 1 CONFIG.HAS_TKEEP 1 CONFIG.IS_ACLK_ASYNC 1]\n        zk::bd::inet xdma_0/M_AXIS_H2C",
       "CONFIG.HAS_TLAST 1 CONFIG.HAS_TKEEP 1 CONFIG.IS_ACLK_ASYNC 0]\n        zk::bd::inet xdma_0/M_AXIS_H2C"), "clock domains"),
@@ -401,26 +421,44 @@ def axil(prefix: str, addr: int) -> list[tuple[str, str, int]]:
     return [(f"{prefix}_{n}", d, w) for n, d, w in sig]
 
 
+IDENT = [("ident_kind", "out", 32), ("ident_config", "out", 32), ("ident_version", "out", 32)]
+
 # the shapes the colleagues' tops are specified with: Poseidon 256-bit in/out and AXI4-Lite status; MSM scalars and
-# points in, buckets out (512-bit), AXI4-Lite control
+# points in, buckets out (512-bit), AXI4-Lite control; both with the identity outputs
 SHELLS = {
-    "PoseidonAxis_shape": ("PoseidonAxis", axis("s_axis", "slave", 32, user=4) + axis("m_axis", "master", 32) + axil("s_axil", 12)),
+    "PoseidonAxis_shape": ("PoseidonAxis", axis("s_axis", "slave", 32, user=4) + axis("m_axis", "master", 32) +
+                           axil("s_axil", 12) + IDENT),
     "MsmAxis_shape": ("MsmAxis", axis("s_axis_scalars", "slave", 32) + axis("s_axis_points", "slave", 64) +
-                      axis("m_axis_buckets", "master", 64) + axil("s_axil", 12) + [("status_buckets", "out", 32)]),
+                      axis("m_axis_buckets", "master", 64) + axil("s_axil", 12) + [("status_buckets", "out", 32)] + IDENT),
 }
 
 
-@pytest.mark.parametrize("shell, board", [("PoseidonAxis_shape", "c1100"), ("MsmAxis_shape", "vu9p"),
-                                          ("MsmAxis_shape", "c1100")])
-def test_future_core_shape_drops_in(tmp_path, shell, board):
+def shell_rtl(tmp_path: Path, shell: str, kind: str, ports: list) -> Path:
+    """a copy of build/rtl with a port shell of `shell` (kind `kind`) in it and in the manifest"""
     rtl_dir = tmp_path / "rtl"
     shutil.copytree(RTL, rtl_dir, ignore=shutil.ignore_patterns("*Mul*", "*Mont*", "*Mod*", "KeccakF*"))
-    kind, ports = SHELLS[shell]
     clocked = [("aclk", "in", 1), ("aresetn", "in", 1)]
     (rtl_dir / f"{shell}.v").write_text(port_shell(shell, clocked + ports))
     manifest = json.loads((RTL / "manifest.json").read_text())
     manifest[shell] = {"kind": kind, "file": f"{shell}.v"}
     (rtl_dir / "manifest.json").write_text("{\n" + ",\n".join(f'  "{k}": {json.dumps(v)}' for k, v in sorted(manifest.items())) + "\n}\n")
+    return rtl_dir
+
+
+def test_core_without_identity_refused(tmp_path):
+    """a core without the identity outputs would give a card the host cannot name: the block design refuses it"""
+    kind, ports = SHELLS["PoseidonAxis_shape"]
+    rtl_dir = shell_rtl(tmp_path, "Anonymous_shape", kind, [p for p in ports if p not in IDENT])
+    proc, record = bd(tmp_path, "c1100", "--core", "Anonymous_shape", env={"ZK_RTL": str(rtl_dir)})
+    assert proc.returncode != 0
+    assert "Anonymous_shape has no identity outputs (ident_kind,ident_config,ident_version)" in facts(record, "result")[0]["error"]
+
+
+@pytest.mark.parametrize("shell, board", [("PoseidonAxis_shape", "c1100"), ("MsmAxis_shape", "vu9p"),
+                                          ("MsmAxis_shape", "c1100")])
+def test_future_core_shape_drops_in(tmp_path, shell, board):
+    kind, ports = SHELLS[shell]
+    rtl_dir = shell_rtl(tmp_path, shell, kind, ports)
     proc, record = bd(tmp_path, board, "--core", shell, env={"ZK_RTL": str(rtl_dir)})
     assert proc.returncode == 0, proc.stdout + proc.stderr
     problems = vcheck.check(record, board, rtl_dir)

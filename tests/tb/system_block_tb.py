@@ -1,7 +1,7 @@
 """Testbench for SystemBlock (hw/src/zkspinal/system/SystemBlock.scala): the register map the host library reads at
 BAR offset 0x10000 (sw/lib/zkxdma.h ZK_SYS_*), through cocotbext-axi's AxiLiteMaster with random pauses on all five
-channels; the reset pulse measured cycle by cycle on core_aresetn; bad offsets (reads 0, writes ignored, OKAY,
-counted in BAD)."""
+channels; the reset pulse measured cycle by cycle on core_aresetn; the identity words (KIND, CONFIG, VERSION at the
+top of the window: the ident_* inputs, unregistered); bad offsets (reads 0, writes ignored, OKAY, counted in BAD)."""
 from __future__ import annotations
 
 import os
@@ -15,7 +15,10 @@ from cocotbext.axi.constants import AxiResp
 from tb import axi
 
 ID, RESET, INFO, BAD, STATUS = 0x000, 0x004, 0x008, 0x00C, 0x010
+KIND, CONFIG, VERSION = 0xFF4, 0xFF8, 0xFFC
+IDENT = {"kind": KIND, "config": CONFIG, "version": VERSION}
 MAGIC = 0x7A6B5359
+REVISION = 1  # INFO[23:16]: the map with the identity words
 
 
 def info() -> dict:
@@ -30,6 +33,8 @@ class SysTb:
         self.r = random.Random(cocotb.RANDOM_SEED)
         meta = info()
         self.count, self.cycles, self.window = meta["status_count"], meta["reset_cycles"], 1 << meta["address_width"]
+        assert meta["revision"] == REVISION and int(meta["identity_offset"], 16) == KIND, meta
+        self.info = REVISION << 16 | self.cycles << 8 | self.count
         self.axil = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.aclk, dut.aresetn,
                                   reset_active_level=False)
         if throttle:
@@ -39,12 +44,20 @@ class SysTb:
         self.status = [self.r.getrandbits(32) for _ in range(self.count)]
         for i, v in enumerate(self.status):
             getattr(dut, f"status_{i}").value = v
+        self.ident = {}
+        self.set_ident()
         self.low_runs: list[int] = []  # lengths of the core_aresetn low pulses seen after our own reset
         self.bad = 0  # bad accesses made, the model of BAD
 
+    def set_ident(self):
+        """new values on the ident_* inputs (a core drives constants; the block must show whatever it is given)"""
+        for name, off in IDENT.items():
+            self.ident[off] = self.r.choice([0, 0xFFFFFFFF, self.r.getrandbits(32)])
+            getattr(self.dut, f"ident_{name}").value = self.ident[off]
+
     def mapped_read(self, off: int) -> bool:
         w = off >> 2
-        return w <= BAD >> 2 or STATUS >> 2 <= w < (STATUS >> 2) + self.count
+        return w <= BAD >> 2 or STATUS >> 2 <= w < (STATUS >> 2) + self.count or off in IDENT.values()
 
     async def start(self):
         await axi.start_aclk(self.dut, reset_cycles=6)
@@ -99,8 +112,12 @@ async def cocotb_registers_throttled(dut):
     await _quiet(tb, tb.cycles + 4)
     tb.low_runs.clear()
     assert await tb.rd(ID) == MAGIC
-    assert await tb.rd(INFO) == (tb.cycles << 8) | tb.count
+    assert await tb.rd(INFO) == tb.info
     for _ in range(3):
+        for off in tb.r.sample(sorted(tb.ident), len(tb.ident)):
+            assert await tb.rd(off) == tb.ident[off], f"identity word {off:#x}"
+        tb.set_ident()
+        await _quiet(tb, 1)
         for i in tb.r.sample(range(tb.count), tb.count):
             assert await tb.rd(STATUS + 4 * i) == tb.status[i], f"status {i}"
         # new values: the block registers its inputs once, a read a few cycles later sees them
@@ -123,7 +140,7 @@ async def cocotb_registers_throttled(dut):
             assert pulses == [] and busy == 0, f"RESET <- {value:#x}: pulses {pulses}"
     assert await tb.rd(BAD) == tb.bad == 0
     # bad offsets: unmapped reads return 0, writes anywhere but RESET change nothing; all are counted
-    offsets = [ID, INFO, BAD, STATUS + 4 * tb.count, tb.window - 4, 0x00C + 0x10 * tb.count + 0x40]
+    offsets = [ID, INFO, BAD, STATUS + 4 * tb.count, KIND - 4, KIND, VERSION, 0x00C + 0x10 * tb.count + 0x40]
     offsets += [tb.r.randrange(STATUS + 4 * tb.count, tb.window) & ~3 for _ in range(6)]
     for off in offsets:
         if off >= tb.window:
@@ -134,7 +151,8 @@ async def cocotb_registers_throttled(dut):
         if not tb.mapped_read(off):
             assert value == 0, f"unmapped {off:#x} read {value:#x}"
         assert tb.bad >= expect_bad
-    assert await tb.rd(ID) == MAGIC and await tb.rd(INFO) == (tb.cycles << 8) | tb.count
+    assert await tb.rd(ID) == MAGIC and await tb.rd(INFO) == tb.info
+    assert [await tb.rd(off) for off in IDENT.values()] == [tb.ident[off] for off in IDENT.values()], "a write changed"
     assert tb.low_runs[-1:] == [tb.cycles] and len(tb.low_runs) == 3, "a write elsewhere pulsed the reset"
     assert await tb.rd(BAD) == tb.bad, "BAD count"
 
@@ -148,8 +166,9 @@ async def cocotb_concurrent_random(dut):
     await _quiet(tb, tb.cycles + 4)
     assert len(tb.low_runs) == 1, "the power-up pulse"
     tb.low_runs.clear()
-    expect = {ID: MAGIC, INFO: (tb.cycles << 8) | tb.count, RESET: 0}
+    expect = {ID: MAGIC, INFO: tb.info, RESET: 0}
     expect.update({STATUS + 4 * i: v for i, v in enumerate(tb.status)})
+    expect.update(tb.ident)
 
     async def worker(n: int):
         for _ in range(n):

@@ -17,6 +17,8 @@
 #                   system block core_aresetn (host RESET register, 16 cycles) -> core, adapters, C2H FIFOs;
 #                   rst_xdma (XDMA clock): axi_aresetn and, through its aux input, core_aresetn -> H2C FIFOs
 #   status words    the core's status_* outputs in port order, then each adapter's -> SystemBlock status_i
+#   identity        the core's constant ident_kind/config/version outputs -> the SystemBlock inputs of the same names
+#                   (its KIND, CONFIG, VERSION words: how the host tells which core a card carries)
 source [file join [file dirname [file normalize [info script]]] zk_rtl.tcl]
 set ::zk_library_only 1
 source [file join [file dirname [file normalize [info script]]] .. package_ip.tcl]
@@ -100,6 +102,9 @@ proc zk::bd::build {board opts} {
         if {[dict get $ifs axil $p mode] ne "slave"} { error "zk: $core_top $p: an AXI4-Lite master cannot sit on the user BAR" }
         if {(1 << [dict get $ifs axil $p addr]) > $zk::bd::core_window} { error "zk: $core_top $p: address window larger than 64 KiB" }
     }
+    if {[dict get $ifs ident] eq {}} {
+        error "zk: $core_top has no identity outputs ([join $zk::ident_ports ,]): the host tells a card's core by them (IdentifiedCore, hw/src/zkspinal/system/CoreIdentity.scala)"
+    }
     # status words: {cell port} pairs, the core's first
     set status [lmap s [dict get $ifs status] {list core $s}]
     set adapters [dict create]
@@ -112,6 +117,7 @@ proc zk::bd::build {board opts} {
         }
     }
     set sys_top [zk::bd::system_block_for [llength $status]]
+    if {[dict get [zk::interfaces $sys_top] ident_in] eq {}} { error "zk: $sys_top has no identity inputs: emit it again" }
     set flash_top [dict get $board flash]
     if {![zk::rtl_exists $flash_top]} { error "zk: $flash_top is missing: emit it (Emit --only 'FlashCtrl.*')" }
     set fifs [zk::interfaces $flash_top]
@@ -273,6 +279,8 @@ proc zk::bd::build {board opts} {
         zk::bd::cell xilinx.com:ip:xlconstant:1.1 const_status [list CONFIG.CONST_VAL 0 CONFIG.CONST_WIDTH 32]
         for {} {$i < $n} {incr i} { zk::bd::net const_status/dout sys/status_$i }
     }
+    # ---- the core's identity: KIND, CONFIG, VERSION of the system block
+    foreach p $zk::ident_ports { zk::bd::net core/$p sys/$p }
 
     validate_bd_design
     save_bd_design

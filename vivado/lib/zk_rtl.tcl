@@ -5,6 +5,8 @@
 #   AXI4-Stream <prefix>_t{data,keep,last,user,valid,ready}   slave when <prefix>_tvalid is an input
 #   AXI4-Lite   <prefix>_{aw,w,b,ar,r}{valid,ready,...}         slave when <prefix>_awvalid is an input
 #   status_*    outputs (status words for the system block); status_<i> inputs (the system block's own)
+#   ident_kind, ident_config, ident_version   32-bit outputs: a core's identity (constants, CoreIdentity in
+#               hw/src/zkspinal/system/CoreIdentity.scala); the same names as inputs: the system block's
 #   core_aresetn output (the system block's reset pulse)
 #   icap_clk input: a second clock with no bus on it (FlashCtrl's ICAPE3 clock; the core crosses to it inside,
 #   through BufferCC, see hw/src/zkspinal/system/FlashCtrl.scala)
@@ -15,6 +17,9 @@ namespace eval zk {
     variable rtl_dir [file join $root build rtl]
     # another emit directory (tests run copies of these scripts against the repository's build/rtl)
     if {[info exists ::env(ZK_RTL)]} { set rtl_dir [file normalize $::env(ZK_RTL)] }
+    # a core's identity outputs / the system block's identity inputs (CoreIdentity.fields, in the KIND, CONFIG,
+    # VERSION order of the system block's words)
+    variable ident_ports {ident_kind ident_config ident_version}
 }
 
 proc zk::rtl_file {top} {
@@ -62,6 +67,7 @@ proc zk::ports {top} {
 #   axis    {name {mode slave|master width BYTES signals {tdata ...}} ...}   in port order
 #   axil    {name {mode slave|master addr BITS}}
 #   status  {status_x ...}  (outputs)     status_in {status_0 ...} (inputs)     outputs_reset {core_aresetn}?
+#   ident   {ident_kind ident_config ident_version} (outputs, in that order) or {}     ident_in: the same, inputs
 #   aux_clocks {icap_clk}?  clock inputs besides aclk that no interface belongs to (the crossing is inside the core)
 proc zk::interfaces {top} {
     set ports [zk::ports $top]
@@ -74,6 +80,8 @@ proc zk::interfaces {top} {
     set status_in {}
     set reset_out {}
     set aux_clocks {}
+    set ident {}
+    set ident_in {}
     set used [dict create]
     foreach p $ports {
         lassign $p n d w
@@ -106,14 +114,26 @@ proc zk::interfaces {top} {
         if {[string match status_* $n] && $d eq "out"} { lappend status $n; continue }
         if {[regexp {^status_\d+$} $n] && $d eq "in"} { lappend status_in $n; continue }
         if {$n eq "core_aresetn" && $d eq "out"} { lappend reset_out $n; continue }
+        if {$n in $zk::ident_ports && $w == 32} {
+            if {$d eq "out"} { lappend ident $n } else { lappend ident_in $n }
+            continue
+        }
         if {$n eq "icap_clk" && $d eq "in" && $w == 1} { lappend aux_clocks $n; continue }
         error "zk: $top: port $n ($d, $w bits) follows no convention (aclk, aresetn, AXI4-Stream, AXI4-Lite, status_*)"
     }
     foreach need {aclk aresetn} {
         if {![dict exists $dirs $need]} { error "zk: $top has no $need port" }
     }
+    # all three identity words or none, each in one direction; listed in the KIND, CONFIG, VERSION order
+    foreach v {ident ident_in} {
+        set l [set $v]
+        if {[llength $l] && [lsort $l] ne [lsort $zk::ident_ports]} {
+            error "zk: $top: identity ports [join $l ,]: all of [join $zk::ident_ports ,] or none"
+        }
+        if {[llength $l]} { set $v $zk::ident_ports }
+    }
     return [dict create clock aclk reset aresetn axis $axis axil $axil status $status status_in $status_in \
-        reset_out $reset_out aux_clocks $aux_clocks widths $widths]
+        reset_out $reset_out aux_clocks $aux_clocks ident $ident ident_in $ident_in widths $widths]
 }
 
 # The manifest "kind" of a top (Emit writes one JSON object per line).

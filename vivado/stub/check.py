@@ -7,7 +7,8 @@ Checks: the script ran; the part; every IP cell is known and its required inputs
 interface of every zkspinal cell is connected; nets have one driver; AXI4-Stream widths match on both ends and match
 the Verilog ports; clock domains meet only inside cells built for it (asynchronous FIFOs, a multi-clock SmartConnect,
 reset synchronizers); resets come from their own domain; XDMA in AXI4-Stream mode with one channel per core stream;
-the user BAR map (core 0x00000, system block 0x10000, flash controller 0x20000); the flash controller's hookup and
+the user BAR map (core 0x00000, system block 0x10000, flash controller 0x20000); the system block's identity inputs
+driven by the core's identity outputs; the flash controller's hookup and
 the configuration settings of the flash layout (flash.py); the board pins of the XDC; the floorplan (floorplan.py:
 every MSM adder in an SLR of its own beside the shell, no block-design net across an SLR boundary); packaged IP
 matches the ports.
@@ -52,6 +53,10 @@ class Checker(BoardChecks, PackageChecks, FlashChecks, FloorplanChecks):
             m.pins[s] = catalog.Pin("in", "data", "aclk", required=True)
         for s in ifs.reset_out:
             m.pins[s] = catalog.Pin("out", "rst", "aclk", required=True)
+        for s in ifs.ident:
+            m.pins[s] = catalog.Pin("out", "data", "aclk", required=True)
+        for s in ifs.ident_in:
+            m.pins[s] = catalog.Pin("in", "data", "aclk", required=True)
         # a second clock no pin or interface belongs to: the core crosses to it inside (FlashCtrl's icap_clk)
         for s in ifs.aux_clocks:
             m.pins[s] = catalog.Pin("in", "clk", required=True)
@@ -271,6 +276,20 @@ class Checker(BoardChecks, PackageChecks, FlashChecks, FloorplanChecks):
                 if f"{cell}/{p}" in self.net_of and not self.host_reset(f"{cell}/{p}"):
                     self.bad(f"{cell}/{p} does not follow the system block's reset pulse")
 
+    def check_identity(self):
+        """The system block's identity inputs come from the core's identity outputs, word for word (not from a
+        constant, an adapter or another word): the host tells the card's core by them."""
+        for cell, ifs in self.zk.items():
+            for p in ifs.ident_in:
+                net = self.net_of.get(f"{cell}/{p}")
+                d = self.driver.get(net) if net is not None else None
+                if d is None:
+                    continue  # check_cells names it
+                dcell, dpin = self.split(d)
+                core = self.zk.get(dcell)
+                if dpin != p or core is None or p not in core.ident:
+                    self.bad(f"{cell}/{p} is driven by {d}, not by the core's {p}")
+
     def check_zk_widths(self):
         """The widths the checker uses for zkspinal cells are the Verilog's; the script's converters must agree."""
         for cell, ifs in self.zk.items():
@@ -376,6 +395,7 @@ class Checker(BoardChecks, PackageChecks, FlashChecks, FloorplanChecks):
             self.check_ports()
             self.check_host_reset()
             self.check_zk_widths()
+            self.check_identity()
             self.check_xdma()
             self.check_addresses()
             self.check_flash()

@@ -35,7 +35,7 @@ class PackageChecks:
                     self.bad(f"IP {name} {bn}: mode {mode}, ports say {expect}")
                 if bn in ifs.axis and bus["params"].get("TDATA_NUM_BYTES") != str(ifs.axis[bn]["bytes"]):
                     self.bad(f"IP {name} {bn}: TDATA_NUM_BYTES {bus['params'].get('TDATA_NUM_BYTES')}")
-            loose = set(ifs.ports) - set(mapped) - set(ifs.status) - set(ifs.status_in)
+            loose = set(ifs.ports) - set(mapped) - set(ifs.status) - set(ifs.status_in) - set(ifs.ident) - set(ifs.ident_in)
             if loose:
                 self.bad(f"IP {name}: ports in no interface: {sorted(loose)}")
             assoc = set(filter(None, comp["bus"]["aclk"]["params"].get("ASSOCIATED_BUSIF", "").split(":")))

@@ -11,6 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 RTL = ROOT / "build" / "rtl"
 
 AXIS_SIGNALS = ("tdata", "tkeep", "tlast", "tuser", "tvalid", "tready")
+IDENT_PORTS = ("ident_kind", "ident_config", "ident_version")  # CoreIdentity.fields, in the system block's word order
 AXIL_SIGNALS = ("awvalid", "awready", "awaddr", "awprot", "wvalid", "wready", "wdata", "wstrb", "bvalid", "bready",
                 "bresp", "arvalid", "arready", "araddr", "arprot", "rvalid", "rready", "rdata", "rresp")
 
@@ -24,6 +25,8 @@ class Interfaces:
     status_in: list[str] = field(default_factory=list)             # status_<i> inputs (system block)
     reset_out: list[str] = field(default_factory=list)             # core_aresetn
     aux_clocks: list[str] = field(default_factory=list)            # icap_clk: a clock no interface belongs to
+    ident: list[str] = field(default_factory=list)                 # ident_* outputs (a core's identity)
+    ident_in: list[str] = field(default_factory=list)              # ident_* inputs (the system block's)
 
 
 def ports(top: str, rtl: Path = RTL) -> dict[str, tuple[str, int]]:
@@ -64,8 +67,16 @@ def interfaces(top: str, rtl: Path = RTL) -> Interfaces:
             ifs.reset_out.append(name)
         elif name == "icap_clk" and d == "in" and w == 1:
             ifs.aux_clocks.append(name)
+        elif name in IDENT_PORTS and w == 32:
+            (ifs.ident if d == "out" else ifs.ident_in).append(name)
         else:
             raise ValueError(f"{top}: port {name} ({d}, {w} bits) follows no convention")
+    for attr in ("ident", "ident_in"):
+        got = getattr(ifs, attr)
+        if got and set(got) != set(IDENT_PORTS):
+            raise ValueError(f"{top}: identity ports {got}: all of {IDENT_PORTS} or none")
+        if got:
+            setattr(ifs, attr, list(IDENT_PORTS))
     return ifs
 
 

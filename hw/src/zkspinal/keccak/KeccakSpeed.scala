@@ -2,6 +2,7 @@ package zkspinal.keccak
 
 import spinal.core._
 import spinal.lib._
+import zkspinal.system.{CoreIdentity, CoreKind, IdentifiedCore}
 import spinal.lib.bus.amba4.axilite._
 
 /** KeccakSpeed: `units` test_speed engines of one core configuration.  sumLanesPerCycle: see [[LaneSummer]]
@@ -42,7 +43,9 @@ object KeccakSpeedRegs {
   val retcSuccess = 0x102; val retcFailure = 0x104
 }
 
-class KeccakSpeed(val cfg: KeccakSpeedConfig = KeccakSpeedConfig()) extends Component with AxiClocked {
+class KeccakSpeed(val cfg: KeccakSpeedConfig = KeccakSpeedConfig()) extends Component with AxiClocked with IdentifiedCore {
+  val identity = CoreIdentity(CoreKind.KeccakSpeed, cfg.name)
+  identityOutputs()
   import KeccakSpeedRegs._
   val s_axil = slave(AxiLite4(AxiLite4Config(addressWidth = 12, dataWidth = 32)))
   AxiLite4SpecRenamer(s_axil)

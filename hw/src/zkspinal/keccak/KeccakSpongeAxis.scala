@@ -2,6 +2,7 @@ package zkspinal.keccak
 
 import spinal.core._
 import spinal.lib._
+import zkspinal.system.{CoreIdentity, CoreKind, IdentifiedCore}
 import spinal.lib.bus.amba4.axis.{Axi4Stream, Axi4StreamConfig}
 
 /** A SHA-3 / SHAKE instance (FIPS 202, section 6): rate in bytes, the domain suffix with the first padding bit
@@ -40,7 +41,9 @@ object SpongeMode {
   * Absorbing and squeezing overlap: message bytes go into a block buffer while the core permutes the previous
   * block or the previous message is squeezed; a full block enters the core XORed with the chained state.
   */
-class KeccakSpongeAxis(val cfg: KeccakConfig = KeccakConfig.default) extends Component with AxiClocked {
+class KeccakSpongeAxis(val cfg: KeccakConfig = KeccakConfig.default) extends Component with AxiClocked with IdentifiedCore {
+  val identity = CoreIdentity(CoreKind.KeccakSponge, cfg.name)
+  identityOutputs()
   val s_axis = slave(Axi4Stream(Axi4StreamConfig(dataWidth = 8, useKeep = true, useLast = true)))
   val m_axis = master(Axi4Stream(Axi4StreamConfig(dataWidth = 8, useKeep = true, useLast = true, useUser = true,
     userWidth = 1)))

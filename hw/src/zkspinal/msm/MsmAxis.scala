@@ -5,6 +5,7 @@ import spinal.lib._
 import spinal.lib.bus.amba4.axilite._
 import spinal.lib.bus.amba4.axis.{Axi4Stream, Axi4StreamConfig}
 import zkspinal.keccak.{AxiClocked, AxiStreamNames}
+import zkspinal.system.{CoreIdentity, CoreKind, IdentifiedCore}
 
 /** Register map (AXI4-Lite, 32-bit registers, byte addresses):
   *   0x00 CONTROL   write: bit 0 start (taken when idle and no error), bit 1 soft reset (aborts a running job,
@@ -56,8 +57,10 @@ case class Beat() extends Bundle {
   val last = Bool()
 }
 
-class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked {
+class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with IdentifiedCore {
   import MsmAxisRegs._
+  val identity = CoreIdentity(CoreKind.Msm, cfg.name)
+  identityOutputs()
   private val n = cfg.curve.field.width
   val s_axil = slave(AxiLite4(AxiLite4Config(addressWidth = 8, dataWidth = 32)))
   AxiLite4SpecRenamer(s_axil)

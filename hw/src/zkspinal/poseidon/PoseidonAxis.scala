@@ -6,6 +6,7 @@ import spinal.lib.bus.amba4.axilite._
 import spinal.lib.bus.amba4.axis.{Axi4Stream, Axi4StreamConfig}
 import zkspinal.field._
 import zkspinal.keccak.{AxiClocked, AxiStreamNames}
+import zkspinal.system.{CoreIdentity, CoreKind, IdentifiedCore}
 
 /** Register map of [[PoseidonAxis]] (AXI4-Lite, 32-bit registers, byte addresses; unmapped addresses read 0). */
 object PoseidonRegs {
@@ -44,7 +45,9 @@ object PoseidonRegs {
   * Montgomery conversion: none is needed at run time: the Montgomery factors are folded into the ROM constants
   * (see [[PoseidonProgram]]), so canonical values enter and leave the multipliers' domain for free.
   */
-class PoseidonAxis(val cfg: PoseidonConfig) extends Component with AxiClocked {
+class PoseidonAxis(val cfg: PoseidonConfig) extends Component with AxiClocked with IdentifiedCore {
+  val identity = CoreIdentity(CoreKind.Poseidon, cfg.name)
+  identityOutputs()
   val s_axis = slave(Axi4Stream(Axi4StreamConfig(dataWidth = 32, useLast = true, useUser = true, userWidth = 1))) // TUSER: 1 bit per byte = 32 bits
   val m_axis = master(Axi4Stream(Axi4StreamConfig(dataWidth = 32, useLast = true, useUser = true, userWidth = 1))) // TUSER: 1 bit per byte = 32 bits
   val s_axil = slave(AxiLite4(AxiLite4Config(addressWidth = 8, dataWidth = 32)))

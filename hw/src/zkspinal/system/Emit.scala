@@ -113,14 +113,17 @@ object Emit {
     require(selected.nonEmpty, s"no top matches $only")
     val entries = selected.map { t =>
       var info = Map[String, Any]()
+      var ident = Map[String, Any]() // a core top's identity (the constants it drives to the system block)
       // no date and no git hash in the header: a top's md5 depends only on what the generator builds
       SpinalConfig(targetDirectory = out, oneFilePerComponent = false, headerWithDate = false, headerWithRepoHash = false,
         inlineRom = true)
-        .generateVerilog { val c = t.build(); c.setDefinitionName(t.name); info = t.info(c); c }
+        .generateVerilog { val c = t.build(); c.setDefinitionName(t.name); info = t.info(c)
+          c match { case i: IdentifiedCore => ident = i.identity.manifest; case _ => }
+          c }
       val file = s"$out/${t.name}.v"
       val sum = md5(file)
       println(f"md5 $sum  ${t.name}.v")
-      t.name -> (info ++ Map("file" -> s"${t.name}.v", "kind" -> t.kind, "md5" -> sum) ++ simModels(file, out))
+      t.name -> (info ++ ident ++ Map("file" -> s"${t.name}.v", "kind" -> t.kind, "md5" -> sum) ++ simModels(file, out))
     }
     // merge with entries of tops emitted earlier (an --only run keeps the rest of the manifest)
     val manifestPath = s"$out/manifest.json"

@@ -22,7 +22,9 @@ object PairFixtureConfig {
   val c1100 = PairFixtureConfig(depth = 4096)   // the FIFO depth seed 002 settled on
 }
 
-class PairFixture(val cfg: PairFixtureConfig = PairFixtureConfig()) extends Component with AxiClocked {
+class PairFixture(val cfg: PairFixtureConfig = PairFixtureConfig()) extends Component with AxiClocked with IdentifiedCore {
+  val identity = CoreIdentity(CoreKind.Pair, cfg.name)
+  identityOutputs()
   private val axis = Axi4StreamConfig(dataWidth = cfg.dataBytes, useLast = true)
   val s_axis_a = slave(Axi4Stream(axis))
   val s_axis_b = slave(Axi4Stream(axis))
@@ -56,7 +58,8 @@ object SystemTops {
   def systemBlocks: Seq[Top] = SystemBlockConfig.all.map { c =>
     Top(s"SystemBlock_${c.name}", "SystemBlock", () => new SystemBlock(c),
       _ => Map("status_count" -> c.statusCount, "reset_cycles" -> c.resetCycles, "address_width" -> c.addressWidth,
-        "magic" -> ("0x" + SystemBlockRegs.magic.toString(16))))
+        "magic" -> ("0x" + SystemBlockRegs.magic.toString(16)), "revision" -> SystemBlockRegs.revision,
+        "identity_offset" -> f"0x${SystemBlockRegs.identity}%03x"))
   }
 
   def adapters: Seq[Top] = Seq(InbandLastConfig.poseidon).map { c =>

@@ -12,12 +12,14 @@ import zkspinal.system.Emit.Top
   * XDMA H2C -> InbandLast (bit 255 of a beat = end of frame) -> PoseidonAxis, whose TUSER input is tied to 0 because
   * XDMA carries none (every frame is a MerkleTree hash, its arity = its length).  The output and the AXI4-Lite slave
   * are PoseidonAxis's own; status_frames / status_partial are InbandLast's, which the block design wires to the
-  * system block's status words 0 and 1 (PoseidonAxis has no status outputs).  A simulation top for the XDMA
+  * system block's status words 0 and 1 (PoseidonAxis has no status outputs); the identity outputs are PoseidonAxis's.  A simulation top for the XDMA
   * emulator, so the host tools see the same stream the card gives them.
   */
-class PoseidonInband(val cfg: PoseidonConfig) extends Component with AxiClocked {
+class PoseidonInband(val cfg: PoseidonConfig) extends Component with AxiClocked with IdentifiedCore {
   val framer = new InbandLast(InbandLastConfig.poseidon)
   val core = new PoseidonAxis(cfg)
+  val identity = core.identity // the card's identity is its core's; the adapter has none
+  identityOutputs()
   val s_axis = slave(Axi4Stream(Axi4StreamConfig(dataWidth = 32, useKeep = true, useLast = true)))
   val m_axis = master(Axi4Stream(Axi4StreamConfig(dataWidth = 32, useLast = true, useUser = true, userWidth = 1)))
   val s_axil = slave(AxiLite4(AxiLite4Config(addressWidth = 8, dataWidth = 32)))

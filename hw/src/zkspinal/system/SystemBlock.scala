@@ -11,12 +11,13 @@ import zkspinal.keccak.AxiClocked
   * @param statusCount  status inputs shown at 0x010 + 4i (the core's `status_*` outputs, in port order)
   * @param resetCycles  length of the core reset pulse in cycles of this block's clock (the host library and the
   *                     emulator use 16)
-  * @param addressWidth AXI4-Lite address bits (12: one 4 KiB window, the smallest range Vivado's address editor assigns)
+  * @param addressWidth AXI4-Lite address bits (12: one 4 KiB window, the smallest range Vivado's address editor assigns;
+  *                     the identity words sit at its top, so no fewer)
   */
 case class SystemBlockConfig(statusCount: Int = 4, resetCycles: Int = 16, addressWidth: Int = 12) {
-  require(addressWidth >= 5 && addressWidth <= 16, "addressWidth 5..16")
-  require(statusCount >= 0 && SystemBlockRegs.status + 4 * statusCount <= (1 << addressWidth),
-    "the status words must fit in the address window")
+  require(addressWidth >= 12 && addressWidth <= 16, "addressWidth 12..16 (the identity words end the 4 KiB window)")
+  require(statusCount >= 0 && SystemBlockRegs.status + 4 * statusCount <= SystemBlockRegs.identity,
+    "the status words must end below the identity words")
   require(statusCount <= 255, "INFO holds the status count in 8 bits")
   require(resetCycles >= 1 && resetCycles <= 255, "resetCycles 1..255 (INFO holds it in 8 bits)")
   def name: String = s"s$statusCount"
@@ -34,9 +35,13 @@ object SystemBlockConfig {
   *   0x000 ID      read-only 0x7a6b5359 ("zkSY")
   *   0x004 RESET   write with bit 0 set: `core_aresetn` goes low for resetCycles cycles (a write during a pulse
   *                 restarts it).  read: bit 0 = pulse in progress
-  *   0x008 INFO    read-only [7:0] status count, [15:8] reset cycles
+  *   0x008 INFO    read-only [7:0] status count, [15:8] reset cycles, [23:16] revision of this map (1: with the
+  *                 identity words; a block without them reads 0 here), [31:24] 0
   *   0x00C BAD     read-only: accesses to offsets outside this map and writes to read-only registers, counted
   *   0x010 + 4i    read-only: status input i (registered once)
+  *   0xFF4 KIND    read-only: the core's identity (see [[CoreIdentity]]), the inputs `ident_kind`, `ident_config`,
+  *   0xFF8 CONFIG  `ident_version` that the block design connects to the core's constant outputs of the same names
+  *   0xFFC VERSION (not registered: constants)
   * Bad accesses answer OKAY (reads return 0, writes are ignored) and count in BAD.  Not SLVERR: XDMA turns an
   * error response on the user BAR into a failed PCIe completion, which the host reads as all ones, the same value a
   * hung or absent card gives; a counter the host can read tells the two apart.
@@ -44,7 +49,11 @@ object SystemBlockConfig {
   */
 object SystemBlockRegs {
   val id = 0x000; val reset = 0x004; val info = 0x008; val bad = 0x00C; val status = 0x010
+  /** the identity words, one per [[CoreIdentity.fields]] entry from here: KIND 0xFF4, CONFIG 0xFF8, VERSION 0xFFC */
+  val identity = 0x1000 - 4 * CoreIdentity.fields.size
   val magic = BigInt("7a6b5359", 16)
+  /** INFO[23:16] */
+  val revision = 1
 }
 
 class SystemBlock(val cfg: SystemBlockConfig = SystemBlockConfig()) extends Component with AxiClocked {
@@ -52,6 +61,7 @@ class SystemBlock(val cfg: SystemBlockConfig = SystemBlockConfig()) extends Comp
   val s_axil = slave(AxiLite4(AxiLite4Config(addressWidth = cfg.addressWidth, dataWidth = 32)))
   AxiLite4SpecRenamer(s_axil)
   val status_in: Seq[UInt] = (0 until cfg.statusCount).map(i => in(UInt(32 bits)).setName(s"status_$i"))
+  val ident_in: Seq[UInt] = CoreIdentity.fields.map(f => in(UInt(32 bits)).setName(CoreIdentity.portName(f)))
   val core_aresetn = out(Bool())
 
   val logic = new ClockingArea(axiDomain) {
@@ -68,16 +78,18 @@ class SystemBlock(val cfg: SystemBlockConfig = SystemBlockConfig()) extends Comp
     // ---- registers
     bus.read(B(magic, 32 bits), id)
     bus.read(left =/= 0, reset)
-    bus.read(U(cfg.resetCycles, 8 bits) ## U(cfg.statusCount, 8 bits), info)
+    bus.read(U(revision, 8 bits) ## U(cfg.resetCycles, 8 bits) ## U(cfg.statusCount, 8 bits), info)
     val badCount = Reg(UInt(32 bits)) init (0)
     bus.read(badCount, bad)
     for ((s, i) <- status_in.zipWithIndex) bus.read(RegNext(s) init (0), status + 4 * i)
+    for ((s, i) <- ident_in.zipWithIndex) bus.read(s, identity + 4 * i)
 
     // ---- bad accesses: a word offset outside the map, or a write anywhere but RESET
     def word(a: UInt): UInt = a(cfg.addressWidth - 1 downto 2)
     def mapped(a: UInt): Bool = {
       val w = word(a)
-      w <= (bad >> 2) || (w >= (status >> 2) && w < (status >> 2) + cfg.statusCount)
+      w <= (bad >> 2) || (w >= (status >> 2) && w < (status >> 2) + cfg.statusCount) ||
+        (w >= (identity >> 2) && w <= (identity >> 2) + ident_in.size - 1) // <=: the last word may end the window
     }
     val badRead = False
     val badWrite = False

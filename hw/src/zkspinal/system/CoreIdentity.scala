@@ -1,0 +1,66 @@
+package zkspinal.system
+
+import spinal.core._
+import java.util.zip.CRC32
+
+/** The kinds of core a board design pairs with the system block, as the host sees them in the system block's KIND
+  * word (sw/lib/zkxdma.h zk_core_kind has the same codes).
+  *
+  * @param code    the KIND word (0: no identity)
+  * @param name    the host's name for the kind (zk-status --core, zk_core_name)
+  * @param version the core's interface revision: bump it when the kind's registers or stream format change in a way
+  *                the host must know about; the host speaks one revision per kind and leaves cards with another alone
+  */
+sealed abstract class CoreKind(val code: Int, val name: String, val version: Int)
+
+object CoreKind {
+  case object Poseidon extends CoreKind(1, "poseidon", 1)
+  case object Msm extends CoreKind(2, "msm", 1)
+  case object KeccakSponge extends CoreKind(3, "keccak-sponge", 1)
+  case object KeccakSpeed extends CoreKind(4, "keccak-speed", 1)
+  case object Pair extends CoreKind(5, "pair", 1)
+  val all: Seq[CoreKind] = Seq(Poseidon, Msm, KeccakSponge, KeccakSpeed, Pair)
+  require(all.map(_.code).distinct.size == all.size && all.forall(k => k.code >= 1 && k.code <= 0xffff))
+  require(all.forall(k => k.version >= 1 && k.version <= 0xffff))
+}
+
+/** What a core top tells the host through the system block: its kind and configuration.
+  *
+  * The three words, in [[CoreIdentity.fields]] order (the system block shows them at [[SystemBlockRegs.identity]]):
+  *   kind     [[CoreKind.code]]
+  *   config   CRC-32 (IEEE 802.3, as zlib.crc32 and `crc32` compute it) of the configuration name, the suffix of
+  *            the emitted top's name (`PoseidonAxis_c1100` -> "c1100"); the manifest lists it per top
+  *            (`ident_config`), so a host with build/rtl/manifest.json can name the configuration
+  *   version  [15:0] [[CoreKind.version]], [31:16] 0
+  */
+case class CoreIdentity(kind: CoreKind, config: String) {
+  require(config.nonEmpty && config.forall(c => c > ' ' && c < 0x7f), s"configuration name '$config': printable ASCII")
+  def configId: Long = {
+    val c = new CRC32
+    c.update(config.getBytes("US-ASCII"))
+    c.getValue
+  }
+  def words: Seq[BigInt] = Seq(BigInt(kind.code), BigInt(configId), BigInt(kind.version))
+  /** the manifest fields of a top with this identity */
+  def manifest: Map[String, Any] = Map("ident_kind" -> kind.code, "ident_kind_name" -> kind.name,
+    "ident_config" -> f"0x$configId%08x", "ident_config_name" -> config, "ident_version" -> kind.version)
+}
+
+object CoreIdentity {
+  /** the port names are `ident_<field>` on both ends: outputs of the core top, inputs of the system block
+    * (vivado/lib/zk_rtl.tcl's convention; vivado/lib/zk_bd.tcl connects them by name) */
+  val fields: Seq[String] = Seq("kind", "config", "version")
+  def portName(field: String): String = s"ident_$field"
+}
+
+/** A core top a board design may pair with the system block: it drives its identity as constant outputs. */
+trait IdentifiedCore { this: Component =>
+  def identity: CoreIdentity
+
+  /** creates the constant outputs `ident_kind`, `ident_config`, `ident_version`; call once in the top's body */
+  protected def identityOutputs(): Unit =
+    for ((f, v) <- CoreIdentity.fields.zip(identity.words)) {
+      val p = out(UInt(32 bits)).setName(CoreIdentity.portName(f))
+      p := U(v, 32 bits)
+    }
+}
