@@ -13,6 +13,7 @@ import re
 import signal
 import subprocess
 import time
+import zlib
 
 import pytest
 
@@ -39,22 +40,46 @@ def poseidon(prefix, tmp_path, lines, *args, name="in.txt", env=None):
     return r, out
 
 
+def identity(top: str) -> tuple[str, dict]:
+    """the identity words `top` drives (the manifest's, the configuration checked against zlib's CRC-32 of its name)
+    as zk_card_describe prints them, and the manifest entry"""
+    m = json.loads((zkemu.RTL / "manifest.json").read_text())[top]
+    assert int(m["ident_config"], 16) == zlib.crc32(m["ident_config_name"].encode()), m
+    return f"identity: kind {m['ident_kind']}, config {m['ident_config']}, version {m['ident_version']}; ", m
+
+
 def test_discovery(tmp_path):
-    """zk-status --list names every card with its core, system block and channels; --devices all takes the cards
-    with the tool's core and names the others; a listed card without it, a bad list and an empty directory are errors"""
-    with zkemu.cards([POSEIDON_TOP, MSM_TOP, POSEIDON_TOP]) as c:
-        r = ok(tool("zk-status", "-d", c.prefixes[0], "--list"))
-        lines = r.stdout.splitlines()
-        assert len(lines) == 3, r.stdout
-        assert lines[0].startswith(f"card 0 {c.prefixes[0]}: poseidon arities 2,4,8,11, 1 engine(s), 2 multiplier(s); "
-                                   "system block: 2 status words, reset 16 cycles")
-        assert lines[1].startswith(f"card 1 {c.prefixes[1]}: msm 4 windows, 2 adder(s), 80 partial records; "
-                                   "system block: 0 status words") and "channels h2c 0x3, c2h 0x1" in lines[1]
-        assert lines[2].startswith(f"card 2 {c.prefixes[2]}: poseidon")
+    """zk-status --list names every card with its core (the system block's KIND, CONFIG, VERSION: the values the
+    RTL drives), system block and channels; a card whose system block predates the identity words (--sys-revision 0)
+    is named as such, and its unmapped offsets are left alone; --devices all takes the cards with the tool's core and
+    names the others; a listed card without it, a bad list and an empty directory are errors"""
+    pid, pm = identity(POSEIDON_TOP)
+    mid, mm = identity(MSM_TOP)
+    assert (pm["ident_kind_name"], mm["ident_kind_name"]) == ("poseidon", "msm")
+    with zkemu.cards([POSEIDON_TOP, MSM_TOP, POSEIDON_TOP, POSEIDON_TOP], extra={3: ["--sys-revision", "0"]}) as c:
+        for _ in range(2):  # twice: the probe of card 3 made no bad access
+            r = ok(tool("zk-status", "-d", c.prefixes[0], "--list"))
+            lines = r.stdout.splitlines()
+            assert len(lines) == 4, r.stdout
+            assert lines[0].startswith(f"card 0 {c.prefixes[0]}: poseidon arities 2,4,8,11, 1 engine(s), 2 multiplier(s); "
+                                       f"{pid}system block: revision 1, 2 status words, reset 16 cycles"), lines[0]
+            assert lines[1].startswith(f"card 1 {c.prefixes[1]}: msm 4 windows, 2 adder(s), 80 partial records; "
+                                       f"{mid}system block: revision 1, 0 status words") and "channels h2c 0x3, c2h 0x1" in lines[1]
+            assert lines[2].startswith(f"card 2 {c.prefixes[2]}: poseidon arities 2,4,8,11, 1 engine(s), 2 multiplier(s); {pid}")
+            assert lines[3] == (f"card 3 {c.prefixes[3]}: no-identity ({c.prefixes[3]}_user: system block revision 0 "
+                                "(INFO 0x00001002) has no KIND, CONFIG, VERSION words: rebuild the bitstream); system "
+                                "block: revision 0, 2 status words, reset 16 cycles, 0 bad accesses; channels h2c 0x1, c2h 0x1")
+        # one card in full: the identity words as registers
+        s = dict(l.split(" ", 1) for l in ok(tool("zk-status", "-d", c.prefixes[1], "-k", "none")).stdout.splitlines())
+        assert (s["system_revision"], s["core_kind"], s["core_config"], s["core_version"]) == (
+            "1", f"{mm['ident_kind']} (msm)", mm["ident_config"], str(mm["ident_version"]))
+        s = dict(l.split(" ", 1) for l in ok(tool("zk-status", "-d", c.prefixes[3], "-k", "none")).stdout.splitlines())
+        assert s["system_revision"] == "0" and "core_kind" not in s and s["system_bad_accesses"] == "0"
         lines4 = model_lines(2, 4, 1)
         r, out = poseidon(c.prefixes[0], tmp_path, lines4, "--devices", "all")
         ok(r)
         assert f"skipping {c.prefixes[1]}: msm" in r.stderr and out.read_text().splitlines() == model_digests(lines4)
+        assert f"skipping {c.prefixes[3]}: no-identity" in r.stderr
         assert f"card {c.prefixes[0]}: " in r.stderr and f"card {c.prefixes[2]}: " in r.stderr
         # a listed card without the core: exit 1, named; prefixes work as well as numbers
         r, _ = poseidon(c.prefixes[0], tmp_path, lines4, "--devices", "0,1")

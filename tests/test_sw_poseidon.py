@@ -7,14 +7,16 @@ so the quick tier hashes a few dozen preimages; the long tier a thousand."""
 from __future__ import annotations
 
 import io
+import json
 import random
 import re
 import time
+import zlib
 
 import pytest
 
 from reference_model.poseidon import cli as model
-from tools.sw import POSEIDON_TOP, build_sw, emulator, ok, tool
+from tools.sw import POSEIDON_TOP, ROOT, build_sw, emulator, ok, tool
 
 P = 0x73EDA753299D7D483339D80809A1D80553BDA402FFFE5BFEFFFFFFFF00000001
 ARITIES = (2, 4, 8, 11)
@@ -151,18 +153,25 @@ def test_core_stops_answering(tmp_path):
 
 
 def test_system_block_info_and_bad(dev):
-    """the emulator mirrors SystemBlock's INFO and BAD (hw/src/zkspinal/system/SystemBlock.scala): INFO = the status
-    count of the block the C1100 design picks for InbandLast's two words (SystemBlock_s2) and 16 reset cycles; BAD
-    counts reads of unmapped offsets of the 4 KiB window and writes to anything but RESET, which read 0 / are ignored;
-    RESET does not clear it; mmap and pread paths agree"""
+    """the emulator mirrors SystemBlock's INFO, identity words and BAD (hw/src/zkspinal/system/SystemBlock.scala):
+    INFO = revision 1, the status count of the block the C1100 design picks for InbandLast's two words (SystemBlock_s2)
+    and 16 reset cycles; KIND, CONFIG, VERSION the top's ident_* outputs (as in the manifest); BAD counts reads of
+    unmapped offsets of the 4 KiB window and writes to anything but RESET, which read 0 / are ignored; RESET does not
+    clear it; mmap and pread paths agree"""
     def fields(r):
         return dict(l.split(" ", 1) for l in ok(r).stdout.splitlines())
     s = fields(tool("zk-status", "-d", dev, "-k", "none", "-r", "0x10008"))
-    assert s["system_status_words"] == "2" and s["system_reset_cycles"] == "16" and s["0x10008"] == "0x00001002"
+    assert s["system_status_words"] == "2" and s["system_reset_cycles"] == "16" and s["0x10008"] == "0x00011002"
+    assert s["system_revision"] == "1"
     bad0 = int(s["system_bad_accesses"])
-    # unmapped reads: past the two status words, the top of the window; mapped ones do not count
-    s = fields(tool("zk-status", "-d", dev, "-k", "none", "-r", "0x10018", "-r", "0x10ffc", "-r", "0x10010", "-r", "0x10014"))
-    assert s["0x10018"] == "0x00000000" and s["0x10ffc"] == "0x00000000"
+    # unmapped reads: past the two status words, below the identity words; mapped ones do not count
+    s = fields(tool("zk-status", "-d", dev, "-k", "none", "-r", "0x10018", "-r", "0x10ff0", "-r", "0x10010", "-r", "0x10014",
+                    "-r", "0x10ff4", "-r", "0x10ff8", "-r", "0x10ffc"))
+    assert s["0x10018"] == "0x00000000" and s["0x10ff0"] == "0x00000000"
+    m = json.loads((ROOT / "build" / "rtl" / "manifest.json").read_text())[POSEIDON_TOP]
+    assert [int(s[k], 16) for k in ("0x10ff4", "0x10ff8", "0x10ffc")] == [
+        m["ident_kind"], int(m["ident_config"], 16), m["ident_version"]] == [1, zlib.crc32(b"small"), 1]
+    assert s["core_kind"] == "1 (poseidon)" and s["core_config"] == m["ident_config"]
     assert int(s["system_bad_accesses"]) == bad0  # read before the -r reads
     s = fields(tool("zk-status", "-d", dev, "-k", "none", env={"ZKEMU_MMAP": "0"}))
     assert int(s["system_bad_accesses"]) == bad0 + 2

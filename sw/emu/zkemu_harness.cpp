@@ -2,7 +2,7 @@
 // (libzkemu.so connects a tool's open() to them) and clocks the RTL while any device file is open.
 //
 //   zkemu --dir DIR [--prefix xdma0] [--clock aclk] [--resetn aresetn] [--h2c K=PORT]... [--c2h K=PORT]...
-//         [--axil PORT] [--status SIG,SIG...] [--sys-status-count N] [--freeze-after-beats N] [--freeze-after-cycles N]
+//         [--axil PORT] [--status SIG,SIG...] [--sys-status-count N] [--sys-revision R] [--freeze-after-beats N] [--freeze-after-cycles N]
 //         [--freeze-after-writes N] [--dma-error-after-beats N] [--axil-timeout CYCLES] [--grace-cycles N] [--throttle PCT] [--seed N]
 //         [--fst FILE] [--axil-base OFF] [--spi PREFIX --flash-size N --flash-jedec ID --flash-image FILE
 //         --flash-stuck ADDR:MASK --flash-busy PP,SSE,SE,WRSR --flash-status SR] [--icap PREFIX --reload-ms MS]
@@ -13,8 +13,11 @@
 // User BAR: offsets below 0x10000 go to the AXI4-Lite port; the system block (zkxdma.h: ZK_SYS_*) at 0x10000
 // answers the ID, pulses the reset (RESET reads 1 during the pulse) and shows the --status outputs; INFO (0x10008)
 // reads [7:0] the block's status count (--sys-status-count, default the number of --status outputs), [15:8] the reset
-// cycles (16); BAD (0x1000C) counts reads of unmapped offsets of the 4 KiB window and writes to anything but RESET,
-// which answer 0 / are ignored, and is not cleared by RESET (the block's own reset is the card's).  --freeze-after-beats stops the clock after N
+// cycles (16), [23:16] the block's revision (1); KIND, CONFIG, VERSION (0x10FF4, 0x10FF8, 0x10FFC) read the top's
+// constant outputs ident_kind, ident_config, ident_version, which the board designs wire to the system block (0 for a
+// top without them).  --sys-revision 0 plays a system block built before the identity words: INFO[23:16] reads 0 and
+// the three offsets are unmapped.  BAD (0x1000C) counts reads of unmapped offsets of the 4 KiB window and writes to
+// anything but RESET, which answer 0 / are ignored, and is not cleared by RESET (the block's own reset is the card's).  --freeze-after-beats stops the clock after N
 // H2C beats (--freeze-after-cycles: N clock cycles; --freeze-after-writes: N AXI4-Lite writes) and the core hangs: no ready, no output, registers read all
 // ones, until a system reset.  --dma-error-after-beats N: after N H2C beats the card's DMA engine fails: the transfers
 // in flight and every later one on its streams end with EIO (the XDMA driver's answer to a descriptor or AXI error)
@@ -46,8 +49,11 @@
 
 // SystemBlock (hw/src/zkspinal/system/SystemBlock.scala) in its 4 KiB window (12 address bits, as in the block designs)
 enum { SYS_BASE = 0x10000, SYS_ID = SYS_BASE, SYS_RESET = SYS_BASE + 4, SYS_INFO = SYS_BASE + 8, SYS_BAD = SYS_BASE + 0xC,
-       SYS_STATUS = SYS_BASE + 0x10, SYS_WINDOW = 0x1000, SYS_RESET_CYCLES = 16 };
+       SYS_STATUS = SYS_BASE + 0x10, SYS_WINDOW = 0x1000, SYS_RESET_CYCLES = 16,
+       SYS_IDENT = SYS_BASE + 0xFF4, SYS_REVISION = 1 };
 static const uint32_t SYS_MAGIC = 0x7a6b5359u;
+// CoreIdentity.fields (hw/src/zkspinal/system/CoreIdentity.scala), in the order of the words at SYS_IDENT
+static const char *const IDENT_PORTS[3] = {"ident_kind", "ident_config", "ident_version"};
 enum Kind { H2C, C2H, USER };
 
 struct Conn {
@@ -80,7 +86,8 @@ static void send_all(Conn &c, const void *p, size_t n) {
 
 static void usage() {
     fprintf(stderr, "usage: zkemu --dir DIR [--prefix xdma0] [--clock aclk] [--resetn aresetn] [--h2c K=PORT]...\n"
-                    "  [--c2h K=PORT]... [--axil PORT] [--status SIG,...] [--sys-status-count N] [--freeze-after-beats N] [--freeze-after-cycles N]\n"
+                    "  [--c2h K=PORT]... [--axil PORT] [--status SIG,...] [--sys-status-count N] [--sys-revision R]\n"
+                    "  [--freeze-after-beats N] [--freeze-after-cycles N]\n"
                     "  [--freeze-after-writes N] [--dma-error-after-beats N] [--grace-cycles N] [--throttle PCT] [--seed N]\n"
                     "  [--axil-timeout CYCLES] [--fst FILE] [--axil-base OFF] [--spi PREFIX] [--flash-size N]\n"
                     "  [--flash-jedec ID] [--flash-image FILE] [--flash-stuck ADDR:MASK]... [--flash-busy PP,SSE,SE,WRSR]\n"
@@ -95,7 +102,7 @@ int main(int argc, char **argv) {
     uint64_t freeze_after = 0, freeze_cycles = 0, freeze_writes = 0, dma_error_after = 0, axil_timeout = 4096, grace_opt = 1u << 16;
     uint64_t seed = 1;
     int throttle = 0;
-    long sys_status_count = -1;
+    long sys_status_count = -1, sys_revision = SYS_REVISION;
     std::string spi, icap, flash_image;
     uint64_t flash_size = 1u << 20, flash_jedec = 0x20BA14, flash_status = 0, reload_ms = 300, axil_base = 0;
     std::vector<std::pair<uint32_t, uint8_t>> stuck;
@@ -122,6 +129,7 @@ int main(int argc, char **argv) {
         else if (a == "--freeze-after-writes") freeze_writes = strtoull(v.c_str(), nullptr, 0);
         else if (a == "--dma-error-after-beats") dma_error_after = strtoull(v.c_str(), nullptr, 0);
         else if (a == "--sys-status-count") sys_status_count = strtol(v.c_str(), nullptr, 0);
+        else if (a == "--sys-revision") sys_revision = strtol(v.c_str(), nullptr, 0);
         else if (a == "--throttle") throttle = atoi(v.c_str());
         else if (a == "--seed") seed = strtoull(v.c_str(), nullptr, 0);
         else if (a == "--grace-cycles") grace_opt = strtoull(v.c_str(), nullptr, 0);
@@ -157,6 +165,10 @@ int main(int argc, char **argv) {
                 status.size());
         return 2;
     }
+    if (sys_revision != 0 && sys_revision != SYS_REVISION) {
+        fprintf(stderr, "zkemu: --sys-revision %ld: 0 (no identity words) or %d\n", sys_revision, SYS_REVISION);
+        return 2;
+    }
 
     auto ctx = std::make_unique<VerilatedContext>();
     std::unique_ptr<Model> m(zkemu_make_model(ctx.get()));
@@ -180,6 +192,18 @@ int main(int argc, char **argv) {
     } catch (std::exception &e) {
         fprintf(stderr, "zkemu: %s\n", e.what());
         return 2;
+    }
+    // the identity: constants of the RTL, settled by a first evaluation (clock and reset low)
+    uint32_t ident[3] = {0, 0, 0};
+    {
+        int found = 0;
+        for (const char *n : IDENT_PORTS) found += m->find(n) != nullptr;
+        if (found != 0 && found != 3) {
+            fprintf(stderr, "zkemu: the top has %d of the identity outputs ident_kind, ident_config, ident_version\n", found);
+            return 2;
+        }
+        m->eval();
+        for (int i = 0; found && i < 3; i++) ident[i] = (uint32_t)m->find(IDENT_PORTS[i])->get();
     }
     zkflash *flash = nullptr;
     zkicap *icapm = nullptr;
@@ -260,8 +284,10 @@ int main(int argc, char **argv) {
         else if (o.kind == ZKEMU_REG_READ && in_sys) {
             if (o.off == SYS_ID) v = SYS_MAGIC;
             else if (o.off == SYS_RESET) v = reset_left > 0;
-            else if (o.off == SYS_INFO) v = SYS_RESET_CYCLES << 8 | (uint32_t)sys_status_count;
+            else if (o.off == SYS_INFO) v = (uint32_t)sys_revision << 16 | SYS_RESET_CYCLES << 8 | (uint32_t)sys_status_count;
             else if (o.off == SYS_BAD) v = sys_bad;
+            else if (sys_revision >= 1 && o.off >= SYS_IDENT && o.off < SYS_IDENT + 12)
+                v = ident[(o.off - SYS_IDENT) / 4];
             else if (word >= first_status && word - first_status < (uint32_t)sys_status_count)
                 v = word - first_status < status_ports.size() ? status_ports[word - first_status]->get() & 0xffffffffu : 0;
             else sys_bad++;

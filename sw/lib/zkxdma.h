@@ -27,10 +27,15 @@
 #define ZK_SYS_BASE 0x10000u
 #define ZK_SYS_ID (ZK_SYS_BASE + 0x0)      /* read: ZK_SYS_MAGIC */
 #define ZK_SYS_RESET (ZK_SYS_BASE + 0x4)   /* write 1: pulse the cores' reset (16 cycles), streams flushed */
-#define ZK_SYS_INFO (ZK_SYS_BASE + 0x8)    /* read: [7:0] status words, [15:8] reset pulse cycles */
+#define ZK_SYS_INFO (ZK_SYS_BASE + 0x8)    /* read: [7:0] status words, [15:8] reset pulse cycles, [23:16] revision */
 #define ZK_SYS_BAD (ZK_SYS_BASE + 0xC)     /* read: accesses to unmapped offsets / writes to read-only ones */
 #define ZK_SYS_STATUS (ZK_SYS_BASE + 0x10) /* read-only: the core's status outputs, one 32-bit word each */
+/* the core's identity (revision >= 1; CoreIdentity in hw/src/zkspinal/system/CoreIdentity.scala): */
+#define ZK_SYS_KIND (ZK_SYS_BASE + 0xFF4)    /* read: zk_core_kind code (0: the core has no identity) */
+#define ZK_SYS_CONFIG (ZK_SYS_BASE + 0xFF8)  /* read: CRC-32 (zlib's) of the configuration name, e.g. "c1100" */
+#define ZK_SYS_VERSION (ZK_SYS_BASE + 0xFFC) /* read: [15:0] the core's interface revision for its kind */
 #define ZK_SYS_MAGIC 0x7a6b5359u           /* "zkSY" */
+#define ZK_SYS_REVISION(info) ((info) >> 16 & 0xffu) /* 0: a block without the identity words */
 
 typedef struct zk_dev {
     char prefix[256];
@@ -114,26 +119,34 @@ int zk_interrupted(void);
 /* ---- several cards in one host (zkxdma_cards.c: discovery; zkxdma_spread.c: a batch spread over cards) */
 #define ZK_MAX_CARDS 64
 
-/* Core kinds told apart by their registers: the system block has no kind or version register, so
- * zk_card_probe reads the cores' own INFO words (PoseidonRegs 0x00; MsmAxisRegs 0x38, 0x48, 0x4C). */
-typedef enum { ZK_CORE_UNKNOWN = 0, ZK_CORE_POSEIDON, ZK_CORE_MSM, ZK_CORE_ALL_ONES, ZK_CORE_NO_SYSTEM_BLOCK,
+/* A card's core: the system block's KIND codes (CoreKind in hw/src/zkspinal/system/CoreIdentity.scala), then
+ * what zk_card_probe found instead of a core it can drive (from 0x100, no KIND code). */
+typedef enum { ZK_CORE_UNKNOWN = 0, ZK_CORE_POSEIDON = 1, ZK_CORE_MSM = 2, ZK_CORE_KECCAK_SPONGE = 3,
+               ZK_CORE_KECCAK_SPEED = 4, ZK_CORE_PAIR = 5,
+               ZK_CORE_ALL_ONES = 0x100,   /* the core's registers read all ones: a hung core */
+               ZK_CORE_NO_SYSTEM_BLOCK,    /* no zkspinal system block at ZK_SYS_BASE */
+               ZK_CORE_NO_IDENTITY,        /* a system block of revision 0: no KIND, CONFIG, VERSION words */
                ZK_CORE_UNREACHABLE } zk_core_kind;
 typedef struct zk_card {
     int index;                 /* N of xdmaN */
     char prefix[256];          /* DIR/xdmaN */
     unsigned h2c_mask, c2h_mask; /* stream channels K whose device file exists (bit K) */
-    zk_core_kind kind;
+    zk_core_kind kind;         /* a core kind this library drives, or why not (ZK_CORE_UNKNOWN: see err) */
     uint32_t sys_info, sys_bad;  /* system block INFO, BAD (when it answered) */
+    uint32_t ident[3];         /* system block KIND, CONFIG, VERSION (revision >= 1) */
     uint32_t core_info[3];     /* poseidon: INFO, INFO2; msm: INFO, ADDERS, PARTIALS */
-    char err[512];             /* ZK_CORE_UNREACHABLE: why (device path, what, strerror) */
+    char err[512];             /* why the kind is none this library drives (device path, what, strerror) */
 } zk_card;
 const char *zk_core_name(zk_core_kind k);
 /* the cards of dir ("/dev" for the driver's files, or an emulator directory): every DIR/xdma<N>_user, sorted by N,
  * each probed (zk_card_probe); returns the count (at most max) or -1 with "<dir>: <what>: <strerror>" in err */
 int zk_cards_find(const char *dir, zk_card *cards, int max, char *err, size_t errlen);
-/* opens the card's user device, reads the system block and the core's INFO words, closes it again */
+/* opens the card's user device, reads the system block (ID, INFO, BAD, KIND, CONFIG, VERSION) and, for Poseidon and
+ * MSM, the core's INFO words, closes it again.  A KIND this library does not know, or a VERSION other than the one
+ * it speaks for the kind, is ZK_CORE_UNKNOWN (err says which). */
 void zk_card_probe(zk_card *c);
-/* one line: "DIR/xdma0: poseidon arities 2 4 8 11, 1 engine(s), 2 multiplier(s); system block: 2 status words; ..." */
+/* one line: "DIR/xdma0: poseidon arities 2,4,8,11, 1 engine(s), 2 multiplier(s); identity: kind 1, config
+ * 0x..., version 1; system block: revision 1, 2 status words; ..." */
 const char *zk_card_describe(const zk_card *c, char *buf, size_t len);
 
 /* zk_spread: items [0, n_items) of a batch over n cards, one thread per card, so that every card has a job in

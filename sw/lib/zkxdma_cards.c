@@ -1,6 +1,7 @@
 /* libzkxdma: the cards of one host.  The XDMA driver makes /dev/xdma<N>_{user,h2c_K,c2h_K} for card N; the
  * emulator makes the same names (Unix sockets) in its directory.  A card is found by its user device; its core is
- * told by registers, because the system block (ID, RESET, INFO, BAD, status words) has no kind or version word. */
+ * told by the system block's identity words (KIND, CONFIG, VERSION).  A system block without them (revision 0, a
+ * bitstream built before them) is named as such, not guessed at: no such bitstream was ever released. */
 #define _GNU_SOURCE
 #include "zkxdma.h"
 
@@ -15,13 +16,33 @@
 /* PoseidonRegs (hw/src/zkspinal/poseidon/PoseidonAxis.scala) and MsmAxisRegs (hw/src/zkspinal/msm/MsmAxis.scala) */
 enum { POSEIDON_INFO = 0x00, POSEIDON_INFO2 = 0x04, MSM_INFO = 0x38, MSM_ADDERS = 0x48, MSM_PARTIALS = 0x4C };
 
+/* the kinds this library drives and the interface revision it speaks for each (CoreKind in
+ * hw/src/zkspinal/system/CoreIdentity.scala: code, name, version) */
+static const struct {
+    zk_core_kind kind;
+    const char *name;
+    uint32_t version;
+} KINDS[] = {{ZK_CORE_POSEIDON, "poseidon", 1}, {ZK_CORE_MSM, "msm", 1}, {ZK_CORE_KECCAK_SPONGE, "keccak-sponge", 1},
+             {ZK_CORE_KECCAK_SPEED, "keccak-speed", 1}, {ZK_CORE_PAIR, "pair", 1}};
+enum { N_KINDS = sizeof KINDS / sizeof KINDS[0] };
+
+static int kind_index(uint32_t code)
+{
+    for (int i = 0; i < N_KINDS; i++)
+        if ((uint32_t)KINDS[i].kind == code)
+            return i;
+    return -1;
+}
+
 const char *zk_core_name(zk_core_kind k)
 {
+    int i = kind_index((uint32_t)k);
+    if (i >= 0)
+        return KINDS[i].name;
     switch (k) {
-    case ZK_CORE_POSEIDON: return "poseidon";
-    case ZK_CORE_MSM: return "msm";
     case ZK_CORE_ALL_ONES: return "no-answer";
     case ZK_CORE_NO_SYSTEM_BLOCK: return "no-system-block";
+    case ZK_CORE_NO_IDENTITY: return "no-identity";
     case ZK_CORE_UNREACHABLE: return "unreachable";
     default: return "unknown";
     }
@@ -43,6 +64,58 @@ static int by_index(const void *a, const void *b)
     return (x->index > y->index) - (x->index < y->index);
 }
 
+/* reads n registers; on failure: ZK_CORE_UNREACHABLE with the device's error */
+static int read_regs(zk_dev *d, zk_card *c, const uint32_t *offs, uint32_t *out, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (zk_reg_read(d, offs[i], &out[i])) {
+            c->kind = ZK_CORE_UNREACHABLE;
+            snprintf(c->err, sizeof c->err, "%s", zk_error(d));
+            return -1;
+        }
+    return 0;
+}
+
+/* the system block and the identity words: c->kind is the KIND when this library drives it, else why not */
+static void probe_identity(zk_dev *d, zk_card *c)
+{
+    static const uint32_t sys[3] = {ZK_SYS_ID, ZK_SYS_INFO, ZK_SYS_BAD};
+    static const uint32_t ident[3] = {ZK_SYS_KIND, ZK_SYS_CONFIG, ZK_SYS_VERSION};
+    uint32_t r[3];
+    if (read_regs(d, c, sys, r, 1))
+        return;
+    if (r[0] != ZK_SYS_MAGIC) {
+        c->kind = ZK_CORE_NO_SYSTEM_BLOCK;
+        snprintf(c->err, sizeof c->err, "%s_user: ID 0x%08x at 0x%x, not 0x%08x", c->prefix, r[0], ZK_SYS_ID, ZK_SYS_MAGIC);
+        return;
+    }
+    if (read_regs(d, c, sys + 1, r + 1, 2))
+        return;
+    c->sys_info = r[1], c->sys_bad = r[2];
+    if (ZK_SYS_REVISION(c->sys_info) < 1) {
+        /* reading the identity offsets of an older block would only count as bad accesses */
+        c->kind = ZK_CORE_NO_IDENTITY;
+        snprintf(c->err, sizeof c->err, "%s_user: system block revision 0 (INFO 0x%08x) has no KIND, CONFIG, VERSION "
+                 "words: rebuild the bitstream", c->prefix, c->sys_info);
+        return;
+    }
+    if (read_regs(d, c, ident, c->ident, 3))
+        return;
+    int k = kind_index(c->ident[0]);
+    uint32_t version = c->ident[2] & 0xffff;
+    if (k < 0) {
+        c->kind = ZK_CORE_UNKNOWN;
+        snprintf(c->err, sizeof c->err, c->ident[0] ? "KIND %u is a core this library does not know"
+                                                    : "KIND %u: the core has no identity", c->ident[0]);
+    } else if (version != KINDS[k].version) {
+        c->kind = ZK_CORE_UNKNOWN;
+        snprintf(c->err, sizeof c->err, "%s core of interface version %u: this library speaks version %u",
+                 KINDS[k].name, version, KINDS[k].version);
+    } else {
+        c->kind = KINDS[k].kind;
+    }
+}
+
 void zk_card_probe(zk_card *c)
 {
     char path[300];
@@ -57,42 +130,22 @@ void zk_card_probe(zk_card *c)
     }
     zk_dev d;
     c->err[0] = 0;
+    c->sys_info = c->sys_bad = 0;
+    memset(c->ident, 0, sizeof c->ident);
+    memset(c->core_info, 0, sizeof c->core_info);
     if (zk_open(&d, c->prefix, ZK_USER)) {
         c->kind = ZK_CORE_UNREACHABLE;
         snprintf(c->err, sizeof c->err, "%s", zk_error(&d));
         return;
     }
-    uint32_t id = 0, r[5] = {0};
-    static const uint32_t offs[5] = {POSEIDON_INFO, POSEIDON_INFO2, MSM_INFO, MSM_ADDERS, MSM_PARTIALS};
-    if (zk_reg_read(&d, ZK_SYS_ID, &id)) {
-        c->kind = ZK_CORE_UNREACHABLE;
-        snprintf(c->err, sizeof c->err, "%s", zk_error(&d));
-    } else if (id != ZK_SYS_MAGIC) {
-        c->kind = ZK_CORE_NO_SYSTEM_BLOCK;
-        snprintf(c->err, sizeof c->err, "%s_user: ID 0x%08x at 0x%x, not 0x%08x", c->prefix, id, ZK_SYS_ID, ZK_SYS_MAGIC);
-    } else if (zk_reg_read(&d, ZK_SYS_INFO, &c->sys_info) || zk_reg_read(&d, ZK_SYS_BAD, &c->sys_bad)) {
-        c->kind = ZK_CORE_UNREACHABLE;
-        snprintf(c->err, sizeof c->err, "%s", zk_error(&d));
-    } else {
-        int bad = 0;
-        for (int i = 0; i < 5 && !bad; i++)
-            bad = zk_reg_read(&d, offs[i], &r[i]);
-        uint32_t windows = r[2] & 0xff, latency = r[2] >> 16, mask = r[0] & 0xffff;
-        if (bad) {
-            c->kind = ZK_CORE_UNREACHABLE;
-            snprintf(c->err, sizeof c->err, "%s", zk_error(&d));
-        } else if (r[0] == 0xffffffffu && r[2] == 0xffffffffu) {
-            /* a hung core, or a core without registers (the sponge), behind a live system block */
-            c->kind = ZK_CORE_ALL_ONES;
-        } else if (windows >= 1 && windows <= 127 && latency > 0 && r[3] >= 1 && r[3] <= 8) {
-            c->kind = ZK_CORE_MSM;
-            c->core_info[0] = r[2], c->core_info[1] = r[3], c->core_info[2] = r[4];
-        } else if (mask && !(mask & 1) && (r[0] >> 16 & 0xff) >= 1 && (r[0] >> 24) >= 1) {
-            c->kind = ZK_CORE_POSEIDON;
-            c->core_info[0] = r[0], c->core_info[1] = r[1];
-        } else {
-            c->kind = ZK_CORE_UNKNOWN;
-        }
+    probe_identity(&d, c);
+    /* the core's own description; a hung core reads all ones (the system block still answers) */
+    static const uint32_t poseidon[2] = {POSEIDON_INFO, POSEIDON_INFO2}, msm[3] = {MSM_INFO, MSM_ADDERS, MSM_PARTIALS};
+    int n = c->kind == ZK_CORE_POSEIDON ? 2 : c->kind == ZK_CORE_MSM ? 3 : 0;
+    if (n && read_regs(&d, c, c->kind == ZK_CORE_POSEIDON ? poseidon : msm, c->core_info, n) == 0 &&
+        c->core_info[0] == 0xffffffffu) {
+        c->kind = ZK_CORE_ALL_ONES;
+        snprintf(c->err, sizeof c->err, "the %s core's registers read all ones: a hung core", zk_core_name(c->ident[0]));
     }
     zk_close(&d);
 }
@@ -138,7 +191,7 @@ static void arities(char *b, size_t len, uint32_t mask)
 
 const char *zk_card_describe(const zk_card *c, char *buf, size_t len)
 {
-    char core[200], ch[64];
+    char core[600], ident[100] = "", ch[64];
     switch (c->kind) {
     case ZK_CORE_POSEIDON: {
         char ar[64];
@@ -151,18 +204,19 @@ const char *zk_card_describe(const zk_card *c, char *buf, size_t len)
         snprintf(core, sizeof core, "msm %u windows, %u adder(s), %u partial records", c->core_info[0] & 0xff,
                  c->core_info[1], c->core_info[2]);
         break;
-    case ZK_CORE_ALL_ONES:
-        snprintf(core, sizeof core, "no-answer (core registers read all ones: a hung core, or one without registers)");
-        break;
     case ZK_CORE_UNREACHABLE:
     case ZK_CORE_NO_SYSTEM_BLOCK:
         snprintf(buf, len, "%s: %s (%s)", c->prefix, zk_core_name(c->kind), c->err);
         return buf;
     default:
-        snprintf(core, sizeof core, "unknown core");
+        snprintf(core, sizeof core, "%s%s%s%s", zk_core_name(c->kind), c->err[0] ? " (" : "", c->err, c->err[0] ? ")" : "");
     }
+    if (c->kind != ZK_CORE_NO_IDENTITY)
+        snprintf(ident, sizeof ident, "identity: kind %u, config 0x%08x, version %u; ", c->ident[0], c->ident[1],
+                 c->ident[2]);
     snprintf(ch, sizeof ch, "h2c 0x%x, c2h 0x%x", c->h2c_mask, c->c2h_mask);
-    snprintf(buf, len, "%s: %s; system block: %u status words, reset %u cycles, %u bad accesses; channels %s", c->prefix,
-             core, c->sys_info & 0xff, c->sys_info >> 8 & 0xff, c->sys_bad, ch);
+    snprintf(buf, len, "%s: %s; %ssystem block: revision %u, %u status words, reset %u cycles, %u bad accesses; "
+             "channels %s", c->prefix, core, ident, ZK_SYS_REVISION(c->sys_info), c->sys_info & 0xff,
+             c->sys_info >> 8 & 0xff, c->sys_bad, ch);
     return buf;
 }

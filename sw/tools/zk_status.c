@@ -35,8 +35,9 @@ static void usage(FILE *f)
                "  -r, --reg OFF        also read the 32-bit register at byte offset OFF (repeatable)\n"
                "  -w, --write OFF=VAL  write VAL to the register at OFF first (repeatable, in order)\n"
                "  -R, --reset          pulse the core's reset through the system block first\n"
-               "  -l, --list           list every card of -d's directory (default /dev): its core (told by its\n"
-               "                       registers), the system block, the DMA channels; nothing is written\n"
+               "  -l, --list           list every card of -d's directory (default /dev): its core (kind, config,\n"
+               "                       version from the system block), the system block, the DMA channels;\n"
+               "                       nothing is written\n"
                "exit: 0 ok, 1 device error or the core does not answer (--list: no card found), 2 usage\n");
 }
 
@@ -135,7 +136,16 @@ int main(int argc, char **argv)
     if (v == ZK_SYS_MAGIC) {
         if (zk_reg_read(&d, ZK_SYS_INFO, &v) || zk_reg_read(&d, ZK_SYS_BAD, &hi))
             die_dev(&d, 1);
-        printf("system_status_words %u\nsystem_reset_cycles %u\nsystem_bad_accesses %u\n", v & 0xff, v >> 8 & 0xff, hi);
+        printf("system_revision %u\nsystem_status_words %u\nsystem_reset_cycles %u\nsystem_bad_accesses %u\n",
+               ZK_SYS_REVISION(v), v & 0xff, v >> 8 & 0xff, hi);
+        if (ZK_SYS_REVISION(v) >= 1) { /* the identity words (a revision 0 block would count them as bad reads) */
+            uint32_t kind, config, version;
+            if (zk_reg_read(&d, ZK_SYS_KIND, &kind) || zk_reg_read(&d, ZK_SYS_CONFIG, &config) ||
+                zk_reg_read(&d, ZK_SYS_VERSION, &version))
+                die_dev(&d, 1);
+            printf("core_kind %u (%s)\ncore_config 0x%08x\ncore_version %u\n", kind, zk_core_name((zk_core_kind)kind),
+                   config, version);
+        }
     }
     int rc = 0;
     for (int i = 0; status && status[i]; i++) {

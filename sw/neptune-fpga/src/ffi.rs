@@ -48,6 +48,7 @@ pub struct ZkCard {
     pub kind: c_int, // zk_core_kind
     pub sys_info: u32,
     pub sys_bad: u32,
+    pub ident: [u32; 3], // system block KIND, CONFIG, VERSION
     pub core_info: [u32; 3],
     pub err: [c_char; 512],
 }
