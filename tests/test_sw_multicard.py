@@ -40,6 +40,15 @@ def poseidon(prefix, tmp_path, lines, *args, name="in.txt", env=None):
     return r, out
 
 
+def poseidon_spread(prefixes, tmp_path, lines, batch: int, seed):
+    """zk-poseidon over every card of the emulator directory in writes of `batch` preimages: it succeeds and its
+    digests are the model's, in input order; the run's result (stderr has the per-card lines)"""
+    r, out = poseidon(prefixes[0], tmp_path, lines, "--devices", "all", "-b", batch, "-t", 60000)
+    ok(r)
+    assert out.read_text().splitlines() == model_digests(lines), f"SEED={seed}"
+    return r
+
+
 def identity(top: str) -> tuple[str, dict]:
     """the identity words `top` drives (the manifest's, the configuration checked against zlib's CRC-32 of its name)
     as zk_card_describe prints them, and the manifest entry"""
@@ -106,12 +115,8 @@ def test_discovery(tmp_path):
 def test_poseidon_two_cards_every_arity(seed, tmp_path):
     """arities 2, 4, 8, 11 interleaved over two cards in writes of 3: the digests in input order, as the model's
     (the one-card result, test_sw_poseidon.py); both cards took jobs and were busy at once"""
-    lines = interleaved(seed, 2)
-    want = model_digests(lines)
     with zkemu.cards([POSEIDON_TOP] * 2) as c:
-        r, out = poseidon(c.prefixes[0], tmp_path, lines, "--devices", "all", "-b", 3, "-t", 60000)
-        ok(r)
-        assert out.read_text().splitlines() == want, f"SEED={seed}"
+        r = poseidon_spread(c.prefixes, tmp_path, interleaved(seed, 2), 3, seed)
         for p in c.prefixes:
             m = re.search(rf"card {p}: (\d+) hashes in (\d+) job", r.stderr)
             assert m and int(m.group(1)) > 0, r.stderr
@@ -252,12 +257,8 @@ def test_sigint_stops_every_card(tmp_path):
 @pytest.mark.long
 def test_four_cards_long(seed, tmp_path):
     """four cards: every arity (50 preimages each) and the MSM sets of 64 points split one window per card"""
-    lines = interleaved(seed, 50)
-    want = model_digests(lines)
     with zkemu.cards([POSEIDON_TOP] * 4) as c:
-        r, out = poseidon(c.prefixes[0], tmp_path, lines, "--devices", "all", "-b", 16, "-t", 60000)
-        ok(r)
-        assert out.read_text().splitlines() == want, f"SEED={seed}"
+        r = poseidon_spread(c.prefixes, tmp_path, interleaved(seed, 50), 16, seed)
         assert "4 cards:" in r.stderr
     sets = msm_sets(tmp_path, 6, seed)
     with zkemu.cards([MSM_TOP] * 4) as c:
