@@ -127,7 +127,7 @@ def measure_config(config: str, hashes: int, seed: int, real_sim: bool, mhz: flo
     twin = f"{top}_model"
     if not real_sim and (simrun.RTL / f"{twin}.v").exists():
         tmeta = simrun.top_info(twin)
-        same = ("slots", "beats_per_hash", "engine_latency", "mont_mul_latency", "const_mul_latency", "rob_depth",
+        same = ("slots", "members", "beats_per_group", "engine_latency", "mont_mul_latency", "const_mul_latency", "rob_depth",
                 "arities")
         differ = [k for k in same if tmeta[k] != meta[k]]
         if differ:
@@ -135,8 +135,8 @@ def measure_config(config: str, hashes: int, seed: int, real_sim: bool, mhz: flo
         sim_top = twin
         print(f"cycles from {twin} (multiplier model; slots, beats and latencies equal {top}'s)", flush=True)
     rows = []
-    for arity, beats in zip(meta["arities"], meta["beats_per_hash"]):
-        ring = meta["engines"] * meta["slots"]
+    for arity, beats in zip(meta["arities"], meta["beats_per_group"]):
+        ring = meta["engines"] * meta["slots"] * meta["members"]
         m = measure(sim_top, arity, max(hashes, 3 * ring + 50), seed + arity, ring)
         planned = beats / meta["engines"]
         # the generator's promise: with every ring full, one hash per beats/engines cycles

@@ -15,6 +15,9 @@ import zkspinal.field._
   * @param optimized   the optimized (sparse) schedule; false: the plain one (same digests, more products)
   * @param engines     round engines (hash-level parallelism)
   * @param multipliers constant multipliers per engine
+  * @param members     hashes of one arity that share a ring position and its multipliers ([[PoseidonSchedule]])
+  * @param sboxUnits   S-box units (three Montgomery multipliers each) per engine
+  * @param laneInputs  products one beat may add into a lane >= 1 of a member; 0 = sboxUnits + 1
   * @param robDepth    reorder buffer entries (hashes in flight, power of two); 0 = the smallest that never
   *                    throttles a full set of rings
   * @param mulModel    simulation only: every multiplier is its simulation model ([[MontgomeryMulModel]],
@@ -28,6 +31,9 @@ case class PoseidonConfig(
     optimized: Boolean = true,
     engines: Int = 1,
     multipliers: Int = 2,
+    members: Int = 1,
+    sboxUnits: Int = 1,
+    laneInputs: Int = 0,
     robDepth: Int = 0,
     arith: ArithConfig = ArithConfig(),
     mulModel: Boolean = false
@@ -37,12 +43,17 @@ case class PoseidonConfig(
   require(arities.forall(a => a >= 1 && a <= 15), "arity must be 1..15 (t = arity + 1 <= 16 lanes)")
   require(engines >= 1 && engines <= 16, "engines must be 1..16")
   require(multipliers >= 1 && multipliers <= 32, "multipliers per engine must be 1..32")
+  require(members >= 1 && members <= 8, "members per ring position must be 1..8")
+  require(sboxUnits >= 1 && sboxUnits <= 8, "S-box units per engine must be 1..8")
+  require(laneInputs >= 0 && laneInputs <= 16, "lane inputs must be 0 (auto) .. 16")
+  /** the shape the group scheduler fills */
+  def shape: GroupShape = GroupShape(members, sboxUnits, multipliers, if (laneInputs > 0) laneInputs else sboxUnits + 1)
   require(robDepth == 0 || (robDepth >= 16 && isPow2(robDepth)), "robDepth must be 0 (auto) or a power of two >= 16")
   private def isPow2(x: Int) = (x & (x - 1)) == 0
   /** state lanes of the widest arity */
   val lanes: Int = arities.max + 1
-  /** Montgomery multipliers in the core (the S-boxes: 3 per engine) */
-  val montMuls: Int = engines * 3
+  /** Montgomery multipliers in the core (the S-box units: 3 each) */
+  val montMuls: Int = engines * sboxUnits * 3
   /** constant multipliers in the core */
   val constMuls: Int = engines * multipliers
   def withName(n: String): PoseidonConfig = copy(name = n)
@@ -62,6 +73,8 @@ object PoseidonConfig {
   val c1100Model = c1100.copy(name = "c1100_model", mulModel = true)
   /** small with the model multiplier: the PoseidonCore test */
   val smallModel = small.copy(name = "small_model", mulModel = true)
+  /** pooling in the quick tier: two hashes per ring position share two S-box units and three product slots */
+  val smallGroupModel = PoseidonConfig("small_group_model", multipliers = 3, members = 2, sboxUnits = 2, mulModel = true)
   val all: Seq[PoseidonConfig] = Seq(small, smallPlain, c1100, c1100Model, smallModel)
   def byName(n: String): PoseidonConfig =
     all.find(_.name == n).getOrElse(throw new IllegalArgumentException(s"unknown Poseidon config $n; known: ${all.map(_.name).mkString(", ")}"))

@@ -3,20 +3,20 @@ package zkspinal.poseidon
 import zkspinal.field.FieldConfig
 
 /** Where a product's operand comes from in a group beat. */
-sealed trait Operand
+sealed trait SlotSource
 /** the member's committed state, lane `lane` */
-case class FromOld(lane: Int) extends Operand
+case class FromOld(lane: Int) extends SlotSource
 /** this beat's S-box unit `unit` */
-case class FromUnit(unit: Int) extends Operand
+case class FromUnit(unit: Int) extends SlotSource
 /** the S-box output the member kept from an earlier beat of the same row */
-case object FromKept extends Operand
+case object FromKept extends SlotSource
 
 /** One S-box unit's work in a group beat: y = (sbox ? (old[lane] + pre)^5 : old[lane] + pre) + post, for `member`;
   * `keep` stores y as the member's kept value (the rest of the row's products follow in later beats). */
 case class UnitOp(member: Int, lane: Int, sbox: Boolean, pre: BigInt, post: BigInt, keep: Boolean)
 
 /** One constant product of a group beat: operand * k (Montgomery: operand * k * R^-1) into lane `dst` of `member`. */
-case class SlotOp(member: Int, operand: Operand, k: BigInt, dst: Int)
+case class SlotOp(member: Int, operand: SlotSource, k: BigInt, dst: Int)
 
 /** A member's round bookkeeping in a beat (as [[Beat]]'s flags, per member). */
 case class MemberFlags(first: Boolean = false, partial: Boolean = false, commit: Boolean = false,
@@ -103,7 +103,7 @@ object PoseidonSchedule {
         val perLane = Array.fill(16)(0) // products into each lane of this member in this beat
         var issued = false
         def fits(ps: Seq[Product]): Boolean = ps.forall(p => p.dst == 0 || perLane(p.dst) < shape.laneInputs)
-        def issue(ps: Seq[Product], operandOfY: Operand): Unit = for (p <- ps) {
+        def issue(ps: Seq[Product], operandOfY: SlotSource): Unit = for (p <- ps) {
           val at = slots.indexWhere(_.isEmpty)
           slots(at) = Some(SlotOp(g, if (p.fromOld) FromOld(p.src) else operandOfY, p.k, p.dst))
           perLane(p.dst) += 1
@@ -223,6 +223,10 @@ object PoseidonScheduleCheck {
       val ok = got == want && PoseidonProgramCheck.known(a) == want.head.toString(16).reverse.padTo(64, '0').reverse
       if (!ok) bad += 1
       val cycles = prog.size.toDouble / shape.members
+      val operandSets = (0 until shape.slots).map(i => prog.flatMap(_.slots(i)).map(s => (s.member, s.operand)).distinct.size)
+      val feeds = (for (g <- 0 until shape.members; j <- 1 to a) yield
+        prog.flatMap(b => b.slots.indices.filter(i => b.slots(i).exists(s => s.member == g && s.dst == j))).distinct.size)
+      println(s"   operand sources per slot: max ${operandSets.max}; slots feeding a lane >= 1: max ${feeds.max}")
       println(f"${shape.members} x (${shape.units} units, ${shape.slots}%2d slots, ${shape.laneInputs} per lane) arity $a%2d: " +
         f"${prog.size}%4d beats, $cycles%6.1f cycles/hash, ${250 / cycles}%5.2f Mhash/s at 250 MHz  ${if (ok) "ok" else "MISMATCH"}")
     }
