@@ -109,6 +109,10 @@ class PoseidonCore(val cfg: PoseidonConfig) extends Component {
   /** cycles from a group entering an engine to its last digest leaving it */
   val engineLatency: Seq[Int] = beatsPerGroup.map(b => (b - 1) * slots + engines.head.sE + 1)
   val dspTiles: Int = engines.map(_.dspTiles).sum
+  /** modular products one hash of each arity takes on this hardware: 3 per S-box evaluation and every constant
+    * product issued (the last round computes only the digest's column) */
+  val productsPerHash: Seq[Int] = constants.map(c => PoseidonProgram.beats(c, f, cfg.optimized, Int.MaxValue)
+    .map(b => (if (b.sbox) 3 else 0) + b.products.size).sum)
   /** cycles a group waits for more jobs of its arity once the input stops */
   val groupWait: Int = 32
 

@@ -310,7 +310,8 @@ class PoseidonGroupEngine(val cfg: PoseidonConfig, val programs: Seq[Seq[GroupBe
   }
   private val baseRom = Vec(bases.map(b => U(b, pcBits bits)))
   valid0 := io.insert.fire || (validE && !lastE)
-  pc0 := Mux(io.insert.fire, baseRom(io.insert.arityIdx), pcE + 1)
+  private val base = if (bases.size == 1) baseRom(0) else baseRom(io.insert.arityIdx)
+  pc0 := Mux(io.insert.fire, base, pcE + 1)
   private val inRing = Reg(UInt(16 bits)) init (0)
   private val retired = (0 until G).map(g => U(validE && ctlE(g).done && liveE(g)).resize(16)).reduce(_ + _)
   inRing := inRing + Mux(io.insert.fire, CountOne(io.insert.live).resize(16), U(0, 16 bits)) - retired

@@ -81,10 +81,19 @@ object PoseidonSchedule {
     "rotate" -> ((ms, beat) => ms.indices.map(g => (g + beat) % ms.size))
   )
 
+  /** seeded random member orders, one per beat: a search over the choices the fixed orders do not make */
+  private def shuffled(seed: Int): Priority = {
+    val r = new scala.util.Random(seed)
+    (ms, _) => r.shuffle(ms.indices.toList)
+  }
+  /** random orders tried beside the fixed ones (the scheduler runs at elaboration: milliseconds each) */
+  val searchSeeds: Int = 24
+
   /** The group program of `shape.members` hashes of arity c.arity: the shortest over the priority orders. */
   def compile(c: PoseidonConstants, f: FieldConfig, optimized: Boolean, shape: GroupShape): IndexedSeq[GroupBeat] = {
     val rows = rowsOf(c, f, optimized)
-    priorities.map { case (_, pr) => compileWith(rows, shape, pr) }.minBy(_.size)
+    val orders = priorities.map(_._2) ++ (if (shape.members > 1) (1 to searchSeeds).map(shuffled) else Nil)
+    orders.map(pr => compileWith(rows, shape, pr)).minBy(_.size)
   }
 
   private def compileWith(rounds: IndexedSeq[IndexedSeq[Beat]], shape: GroupShape, priority: Priority): IndexedSeq[GroupBeat] = {

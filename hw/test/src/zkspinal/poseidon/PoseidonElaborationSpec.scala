@@ -37,20 +37,29 @@ class PoseidonElaborationSpec extends AnyFunSuite {
     }
   }
 
-  test("c1100 fits 5,000 DSP48E2, one block RAM deep per table, and plans the target rates at 250 MHz") {
+  test("the C1100 profiles fit 5,500 DSP48E2, one block RAM deep per table, and plan the target rates at 250 MHz " +
+    "with 90 % of the multipliers busy") {
     var mm: MontgomeryMul = null
     var cm: ExpandedConstMul = null
     SpinalConfig(targetDirectory = "build/elab").generateVerilog { mm = new MontgomeryMul(f); mm }
     SpinalConfig(targetDirectory = "build/elab").generateVerilog { cm = new ExpandedConstMul(f); cm }
-    val cfg = PoseidonConfig.c1100
-    val dsp = cfg.montMuls * mm.dspTiles + cfg.constMuls * cm.dspTiles
-    assert(dsp <= 5000, s"${cfg.montMuls} x ${mm.dspTiles} + ${cfg.constMuls} x ${cm.dspTiles} DSP tiles")
-    def program(a: Int) = PoseidonProgram.beats(PoseidonConstants(a, f.p), f, cfg.optimized, cfg.multipliers)
-    def beats(a: Int) = program(a).size
-    assert(250e6 / (beats(2).toDouble / cfg.engines) >= 4e6)
-    assert(250e6 / (beats(11).toDouble / cfg.engines) >= 1e6)
-    val tables = ConstTables(f, cfg.arith, cfg.arities.flatMap(program), cfg.multipliers)
-    assert(tables.columns.forall(_.size <= 512), tables.columns.map(_.size))
+    // issue 21: PC2 profile arity 11 >= 2.5 and arity 8 >= 3.5 Mhash/s, arity-2 profile >= 10 Mhash/s
+    val targets = Map(PoseidonConfig.pc2 -> Map(8 -> 3.5e6, 11 -> 2.5e6), PoseidonConfig.arity2 -> Map(2 -> 10e6))
+    for ((cfg, want) <- targets) {
+      val dsp = cfg.montMuls * mm.dspTiles + cfg.constMuls * cm.dspTiles
+      assert(dsp <= 5500, s"${cfg.name}: ${cfg.montMuls} x ${mm.dspTiles} + ${cfg.constMuls} x ${cm.dspTiles} DSP tiles")
+      val programs = cfg.arities.map(a => a -> PoseidonSchedule.compile(PoseidonConstants(a, f.p), f, cfg.optimized, cfg.shape))
+      for ((a, prog) <- programs) {
+        val cycles = prog.size.toDouble / (cfg.members * cfg.engines)
+        assert(250e6 / cycles >= want(a), s"${cfg.name} arity $a: $cycles cycles per hash")
+        val single = PoseidonProgram.beats(PoseidonConstants(a, f.p), f, cfg.optimized, Int.MaxValue)
+        val products = single.map(b => (if (b.sbox) 3 else 0) + b.products.size).sum
+        val busy = products / ((cfg.montMuls + cfg.constMuls) * cycles)
+        assert(busy >= 0.9, f"${cfg.name} arity $a: $busy%.3f of the multipliers busy")
+      }
+      val sizes = (0 until cfg.multipliers).map(i => programs.flatMap(_._2).flatMap(_.slots(i).map(_.k)).distinct.size)
+      assert(sizes.forall(_ <= 512), s"${cfg.name}: table sizes $sizes")
+    }
   }
 
   test("the expanded tables give each beat's product: sum_k x_k C_k = x * k * R^-1 (mod p)") {
