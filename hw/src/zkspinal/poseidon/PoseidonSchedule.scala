@@ -93,10 +93,16 @@ object PoseidonSchedule {
   def compile(c: PoseidonConstants, f: FieldConfig, optimized: Boolean, shape: GroupShape): IndexedSeq[GroupBeat] = {
     val rows = rowsOf(c, f, optimized)
     val orders = priorities.map(_._2) ++ (if (shape.members > 1) (1 to searchSeeds).map(shuffled) else Nil)
-    orders.map(pr => compileWith(rows, shape, pr)).minBy(_.size)
+    // members held back g * stagger beats at the start, so that one member's partial rounds (one S-box, many
+    // products) meet another's full rounds (many S-boxes, few products each) instead of its own kind
+    val staggers = if (shape.members > 1) Seq(0) ++ staggerSteps else Seq(0)
+    (for (pr <- orders; d <- staggers) yield compileWith(rows, shape, pr, d)).minBy(_.size)
   }
+  /** start offsets tried between consecutive members, in beats */
+  private val staggerSteps: Seq[Int] = Seq(4, 8, 12, 18, 24, 32, 48)
 
-  private def compileWith(rounds: IndexedSeq[IndexedSeq[Beat]], shape: GroupShape, priority: Priority): IndexedSeq[GroupBeat] = {
+  private def compileWith(rounds: IndexedSeq[IndexedSeq[Beat]], shape: GroupShape, priority: Priority,
+                          stagger: Int): IndexedSeq[GroupBeat] = {
     val ms = IndexedSeq.fill(shape.members)(new Member(rounds.map(_.map(Row))))
     val out = scala.collection.mutable.ArrayBuffer[GroupBeat]()
     while (!ms.forall(_.finished)) {
@@ -107,7 +113,7 @@ object PoseidonSchedule {
       var freeUnits = shape.units
       var freeSlots = shape.slots
       def unitAt(): Int = units.indexWhere(_.isEmpty)
-      for (g <- priority(ms, out.size) if !ms(g).finished) {
+      for (g <- priority(ms, out.size) if !ms(g).finished && out.size >= g * stagger) {
         val m = ms(g)
         val perLane = Array.fill(16)(0) // products into each lane of this member in this beat
         var issued = false
