@@ -4,17 +4,18 @@ import zkspinal.field._
 
 /** A Poseidon hasher: the arities built in, the round schedule and the amount of parallel hardware.
   *
-  * The core is `engines` identical round engines ([[PoseidonEngine]]).  Each engine owns one S-box unit (x^5 as
-  * three chained Montgomery multipliers) and `multipliers` constant multipliers ([[zkspinal.field.ExpandedConstMul]],
-  * 150 DSP tiles against a Montgomery multiplier's 240) whose constant (a matrix entry) comes from a ROM table per
-  * multiplier, shared by two engines.  One engine executes one "beat" per cycle: one
-  * S-box evaluation and up to `multipliers` constant products of one hash; [[PoseidonProgram]] splits every round
-  * of every arity into beats at elaboration, so cycles per hash = beats(arity) / engines once the rings are full.
+  * The core is `engines` identical ring engines ([[PoseidonGroupEngine]]).  Each engine owns `sboxUnits` S-box units
+  * (x^5 as three chained Montgomery multipliers) and `multipliers` constant-product slots
+  * ([[zkspinal.field.ExpandedConstMul]], 150 DSP tiles against a Montgomery multiplier's 225) whose constant (a
+  * matrix entry) comes from a ROM table per slot, shared by two engines.  A ring position holds `members` hashes of
+  * one arity; one engine executes one group beat per cycle, in which any unit or slot may work for any member;
+  * [[PoseidonSchedule]] compiles the group program of every arity at elaboration, so cycles per hash =
+  * beats(group program) / (members x engines) once the rings are full.
   *
   * @param arities     preimage lengths built in (the arity is chosen per hash at run time)
   * @param optimized   the optimized (sparse) schedule; false: the plain one (same digests, more products)
   * @param engines     round engines (hash-level parallelism)
-  * @param multipliers constant multipliers per engine
+  * @param multipliers constant-product slots (constant multipliers) per engine
   * @param members     hashes of one arity that share a ring position and its multipliers ([[PoseidonSchedule]])
   * @param sboxUnits   S-box units (three Montgomery multipliers each) per engine
   * @param laneInputs  products one beat may add into a lane >= 1 of a member; 0 = sboxUnits + 1

@@ -89,8 +89,7 @@ class PoseidonCore(val cfg: PoseidonConfig) extends Component {
   }
 
   /** the constant multipliers' tables (the constants each product slot meets), one ROM per pair of engines */
-  val tables: ConstTables = ConstTables(f, cfg.arith, (0 until cfg.multipliers).map(i =>
-    programs.flatten.flatMap(_.slots(i).map(_.k)).distinct).map(c => if (c.isEmpty) Seq(BigInt(0)) else c))
+  val tables: ConstTables = ConstTables.forGroups(f, cfg.arith, programs, cfg.multipliers)
   val roms: Seq[PoseidonConstRom] = (0 until cfg.engines by 2).map(e => new PoseidonConstRom(tables, 2 min (cfg.engines - e)))
   val engines: Seq[PoseidonGroupEngine] =
     Seq.fill(cfg.engines)(new PoseidonGroupEngine(cfg, programs, seqBits, tables, roms.head.latency))

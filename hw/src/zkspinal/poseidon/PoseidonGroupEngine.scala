@@ -148,7 +148,7 @@ class PoseidonGroupEngine(val cfg: PoseidonConfig, val programs: Seq[Seq[GroupBe
   val beatsPerGroup: Seq[Int] = programs.map(_.size)
   val dspTiles: Int = (unitMuls.flatten ++ constMuls).map(_.dspTiles).sum
 
-  // ---- ring bookkeeping (as PoseidonEngine): valid / pc circulate, the slot address is the ring position
+  // ---- ring bookkeeping: valid / pc circulate, the slot address is the ring position
   private val valid0 = RegInit(False)
   private val pc0 = Reg(UInt(pcBits bits))
   private val slotCnt = Reg(UInt(log2Up(slots) bits)) init (0)

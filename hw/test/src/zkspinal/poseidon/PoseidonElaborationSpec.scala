@@ -58,13 +58,13 @@ class PoseidonElaborationSpec extends AnyFunSuite {
     }
   }
 
-  test("the expanded tables give each beat's product: sum_k x_k C_k = x * k * R^-1 (mod p)") {
+  test("the expanded tables give each slot's product: sum_k x_k C_k = x * k * R^-1 (mod p)") {
     val arith = ArithConfig()
-    val beats = PoseidonProgram.beats(PoseidonConstants(4, f.p), f, true, 3)
-    val tables = ConstTables(f, arith, beats, 3)
+    val program = PoseidonSchedule.compile(PoseidonConstants(4, f.p), f, true, GroupShape(2, 2, 3, 3))
+    val tables = ConstTables.forGroups(f, arith, Seq(program), 3)
     val rnd = new scala.util.Random(7)
     val digits = DigitSum.digits(f.width, arith.tileA)
-    for (b <- beats.take(40); (pr, col) <- b.products.zipWithIndex) {
+    for (b <- program.take(40); (slot, col) <- b.slots.zipWithIndex; pr <- slot) {
       val i = tables.indexOf(col, pr.k)
       val words = tables.words(col).map(_(i))
       val x = BigInt(f.width, rnd).mod(f.p)

@@ -12,8 +12,7 @@ class PoseidonGroupEngineSpec extends AnyFunSuite {
   test("a two-member engine with two S-box units elaborates, its stages follow the arithmetic") {
     val cfg = PoseidonConfig("g", arities = Seq(2, 8), multipliers = 5, members = 2, sboxUnits = 2, mulModel = true)
     val programs = cfg.arities.map(a => PoseidonSchedule.compile(PoseidonConstants(a, f.p), f, true, cfg.shape))
-    val tables = ConstTables(f, cfg.arith, (0 until cfg.multipliers).map(i =>
-      programs.flatten.flatMap(_.slots(i).map(_.k)).distinct).map(c => if (c.isEmpty) Seq(BigInt(0)) else c))
+    val tables = ConstTables.forGroups(f, cfg.arith, programs, cfg.multipliers)
     var e: PoseidonGroupEngine = null
     SpinalConfig(targetDirectory = "build/test-elab").generateVerilog {
       e = new PoseidonGroupEngine(cfg, programs, 16, tables, 2); e
