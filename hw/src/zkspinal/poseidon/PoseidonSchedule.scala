@@ -78,8 +78,28 @@ object PoseidonSchedule {
     "partial-first" -> ((ms, _) => ms.indices.sortBy(g => (!ms(g).rowsLeft.headOption.orElse(ms(g).split.map(_._1)).exists(_.b.partial), g))),
     "full-first" -> ((ms, _) => ms.indices.sortBy(g => (ms(g).rowsLeft.headOption.orElse(ms(g).split.map(_._1)).exists(_.b.partial), g))),
     "most-work" -> ((ms, _) => ms.indices.sortBy(g => (-ms(g).work, g))),
-    "rotate" -> ((ms, beat) => ms.indices.map(g => (g + beat) % ms.size))
+    "rotate" -> ((ms, beat) => ms.indices.map(g => (g + beat) % ms.size)),
+    "one-partial" -> ((ms, _) => onePartial(ms))
   )
+
+  private def inPartial(m: Member): Boolean =
+    !m.finished && m.rowsLeft.headOption.orElse(m.split.map(_._1)).exists(_.b.partial)
+
+  /** One member at a time runs its partial rounds while the others run full rounds beside it: a partial row
+    * (one S-box, 2t-1 products) and a full row (one S-box, t products) fill two units and 3t-1 slots, where two
+    * partial rows would overflow the slots and leave a unit idle.  Order: the lowest member in its partial rounds,
+    * then the members in their first full rounds (lowest first: the next to enter its partial rounds), then those
+    * in their last full rounds, then the members waiting in their partial rounds. */
+  private def onePartial(ms: IndexedSeq[Member]): Seq[Int] = {
+    val lead = ms.indices.find(g => inPartial(ms(g)))
+    def beforePartials(m: Member) = !m.rounds.take(m.round + 1).exists(_.head.b.partial)
+    ms.indices.sortBy { g =>
+      val m = ms(g)
+      val rank = if (lead.contains(g)) 0 else if (m.finished) 4 else if (inPartial(m)) 3
+        else if (beforePartials(m)) 1 else 2
+      (rank, g)
+    }
+  }
 
   /** seeded random member orders, one per beat: a search over the choices the fixed orders do not make */
   private def shuffled(seed: Int): Priority = {
