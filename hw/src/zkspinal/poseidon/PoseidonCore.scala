@@ -122,12 +122,25 @@ class PoseidonCore(val cfg: PoseidonConfig) extends Component {
   private val full = used === robDepth
   io.inFlight := used.resize(16)
 
-  private val complete = Vec(Reg(Bool()) init (False), robDepth)
-  private val errorOf = Vec(Reg(Bits(PoseidonErrors.bits bits)), robDepth)
   private val nBanks = cfg.engines * G
-  private val bankBits = log2Up(nBanks) max 1
-  private val bankOf = Vec(Reg(UInt(bankBits bits)), robDepth)
   private val banks = Seq.fill(nBanks)(Mem(UInt(n bits), robDepth))
+  /** Completion without a register file of many writers: every writer (result bank b, and writer nBanks, the input
+    * for rejected frames) flips its own bit of an entry when it completes it, and the retire port keeps a snapshot of
+    * the writers' bits per entry.  An entry is complete when exactly one writer's bit differs from the snapshot (each
+    * entry completes once per lap of the buffer), and that writer is the bank to read.  After a reset the snapshot
+    * is copied from the toggles, one entry per cycle, before the first job is taken (`robDepth` cycles). */
+  private val nWriters = nBanks + 1
+  private val toggles = Seq.fill(nWriters)(Mem(Bool(), robDepth) init (Seq.fill(robDepth)(False)))
+  private val snapshot = Mem(Bits(nWriters bits), robDepth) init (Seq.fill(robDepth)(B(0, nWriters bits)))
+  private val clearing = RegInit(True)
+  private val clearIdx = Reg(UInt(idxBits bits)) init (0)
+  when(clearing) {
+    clearIdx := clearIdx + 1
+    when(clearIdx === robDepth - 1) { clearing := False }
+  }
+  private val errorOf = Mem(Bits(PoseidonErrors.bits bits), robDepth)
+  private def complete(w: Int, idx: UInt, valid: Bool): Unit =
+    toggles(w).write(idx, !toggles(w).readAsync(idx), enable = valid)
 
   // ---- input: entry allocation; good jobs form groups for an engine
   private val toEngines = Stream(EngineJob(arityIdxBits, seqBits, cfg.lanes, n))
@@ -135,19 +148,15 @@ class PoseidonCore(val cfg: PoseidonConfig) extends Component {
   builder.io.input << toEngines.queue(2)
   private val groups = builder.io.output
   private val isBad = io.input.error =/= 0
-  io.input.ready := !full && (isBad || toEngines.ready)
-  toEngines.valid := io.input.valid && !full && !isBad
+  io.input.ready := !clearing && !full && (isBad || toEngines.ready)
+  toEngines.valid := io.input.valid && !clearing && !full && !isBad
   toEngines.arityIdx := io.input.arityIdx
   toEngines.state := io.input.state
   toEngines.seq := alloc(idxBits - 1 downto 0).resize(seqBits)
   private val allocIdx = alloc(idxBits - 1 downto 0)
-  when(io.input.fire) {
-    alloc := alloc + 1
-    when(isBad) {
-      complete(allocIdx) := True
-      errorOf(allocIdx) := io.input.error
-    }
-  }
+  when(io.input.fire) { alloc := alloc + 1 }
+  complete(nBanks, allocIdx, io.input.fire && isBad)
+  errorOf.write(allocIdx, io.input.error, enable = io.input.fire && isBad)
 
   // ---- dispatch: the first engine with a free ring position takes the group
   private val grant = OHMasking.first(Cat(engines.map(_.io.insert.ready)))
@@ -162,29 +171,26 @@ class PoseidonCore(val cfg: PoseidonConfig) extends Component {
     val b = ei * G + g
     val idx = r.seq(idxBits - 1 downto 0)
     banks(b).write(idx, r.digest, enable = r.valid)
-    when(r.valid) {
-      complete(idx) := True
-      errorOf(idx) := B(0, PoseidonErrors.bits bits)
-      bankOf(idx) := U(b, bankBits bits)
-    }
+    complete(b, idx, r.valid)
   }
 
-  // ---- output in order: the head entry once complete, read from its bank
+  // ---- output in order: the head entry once complete, read from the bank that completed it
   private val headIdx = head(idxBits - 1 downto 0)
+  private val lookIdx = clearing ? clearIdx | headIdx
+  private val seen = snapshot.readAsync(lookIdx)
+  private val changed = Cat(toggles.map(_.readAsync(lookIdx))) ^ seen
   private val outValid = RegInit(False)
   private val outError = Reg(Bits(PoseidonErrors.bits bits))
-  private val outBank = Reg(UInt(bankBits bits))
+  private val outBank = Reg(UInt(log2Up(nBanks) max 1 bits))
   private val take = !outValid || io.output.ready
-  private val headReady = complete(headIdx) && head =/= alloc
+  private val headReady = !clearing && changed.orR && head =/= alloc
   when(take) {
     outValid := headReady
-    outError := errorOf(headIdx)
-    outBank := bankOf(headIdx)
+    outError := Mux(changed(nBanks), errorOf.readAsync(headIdx), B(0, PoseidonErrors.bits bits))
+    outBank := OHToUInt(changed.resize(nBanks)).resized
   }
-  when(take && headReady) {
-    complete(headIdx) := False
-    head := head + 1
-  }
+  snapshot.write(lookIdx, seen ^ changed, enable = clearing || (take && headReady))
+  when(take && headReady) { head := head + 1 }
   private val read = Vec(banks.map(_.readSync(headIdx, enable = take)))
   io.output.valid := outValid
   io.output.error := outError
