@@ -1,7 +1,7 @@
 """Benchmark of PoseidonAxis against TRIDENT (seed 001).
 
-    python -m tests.bench.poseidon [--config c1100] [--also small] [--hashes 1000] [--mhz 250] [--real-sim]
-                                   [--no-synth] [--no-sweep] [--json FILE]
+    python -m tests.bench.poseidon [--config pc2] [--also arity2,small] [--synth-also arity2] [--hashes 1000]
+                                   [--mhz 250] [--real-sim] [--no-synth] [--no-sweep] [--json FILE]
 
 For every built-in arity of --config (and of each --also configuration), a stream of --hashes random MerkleTree
 frames at full rate through the C++ Verilator harness (tests/harness/poseidon_axis_main.cpp), every digest checked
@@ -23,10 +23,11 @@ multipliers per engine) from `hw.runMain zkspinal.poseidon.PoseidonSweep` (no Ve
 build/bench by the md5 of the Scala sources and the constants): beats per hash per arity and DSP tiles, so
 cycles/hash = beats / engines, not simulated; the bench checks that the sweep's figures equal the manifest's for
 every measured configuration.
-yosys synth_xilinx -family xcup of the whole --config top, hierarchically (tests/bench/hier_synth.py): DSP48E2,
-LUT, SRL, FF, BRAM, the deepest register-to-register logic (LUT levels, longest carry chain).  TRIDENT's published
-figures (tests/bench/anchors.py) are printed alongside.  Area target (MAX_LUT_PER_DSP): the whole c1100 top at most
-110 LUT (LUT1..LUT6) per DSP48E2; a miss prints a TARGET MISSED line.
+yosys synth_xilinx -family xcup of the whole --config top (and each --synth-also one), hierarchically
+(tests/bench/hier_synth.py): DSP48E2, LUT, SRL, FF, BRAM, the deepest register-to-register logic (LUT levels,
+longest carry chain).  TRIDENT's published figures (tests/bench/anchors.py) are printed alongside.  Targets: rates
+(TARGETS) and multiplier utilization (MIN_UTILIZATION) per profile and arity, each profile's whole top within
+AREA_LIMITS, the c1100 top within MAX_LUT_PER_DSP; a miss prints a TARGET MISSED line.
 PC2 (tests/bench/pc2.py): the Poseidon time of Filecoin's PC2 for one 32 GiB sector at the measured rates and at
 TRIDENT's published ones (the report adds neptune on this CPU from the poseidon-model bench).
 """
