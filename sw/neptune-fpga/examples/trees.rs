@@ -10,11 +10,14 @@
 //! prints `ok LEAVES leaves ...: tree_c root 0x.., tree_r_last root 0x.., N hashes on the card, T s`; exit 1 on an
 //! error, 3 on a difference (which row and node).
 #![allow(deprecated)] // neptune 13 takes generic-array 0.14 arrays
+mod common;
 use std::process::exit;
 use std::time::Instant;
 
+use common::element;
+
 use blstrs::Scalar as Fr;
-use ff::{Field, PrimeField};
+use ff::PrimeField;
 use generic_array::typenum::{U11, U2, U4, U8};
 use generic_array::GenericArray;
 use neptune::column_tree_builder::{ColumnTreeBuilder, ColumnTreeBuilderTrait};
@@ -26,28 +29,6 @@ use neptune_fpga::FpgaBatchHasher;
 
 /// Filecoin discards the two rows above tree_r_last's base (they are rebuilt from the replica when proving)
 const R_LAST_DISCARD: usize = 2;
-
-fn element(x: &mut u64) -> Fr {
-    let mut next = || {
-        *x ^= *x << 13;
-        *x ^= *x >> 7;
-        *x ^= *x << 17;
-        *x
-    };
-    match next() % 16 {
-        0 => Fr::ZERO,
-        1 => Fr::ONE,
-        2 => -Fr::ONE, // p - 1
-        _ => {
-            let mut r = <Fr as PrimeField>::Repr::default();
-            for c in r.as_mut().chunks_mut(8) {
-                c.copy_from_slice(&next().to_le_bytes());
-            }
-            r.as_mut()[31] &= 0x3f; // < 2^254 < p
-            Fr::from_repr(r).unwrap()
-        }
-    }
-}
 
 fn hex(x: &Fr) -> String {
     x.to_repr().as_ref().iter().rev().map(|b| format!("{b:02x}")).collect()
