@@ -47,6 +47,8 @@ setup_apt() {
   need shellcheck || missing+=(shellcheck)
   [ -f /usr/include/lz4.h ] || missing+=(liblz4-dev)   # FST waveforms of the Verilator builds
   need cargo || [ -x "$HOME/.cargo/bin/cargo" ] || missing+=(cargo)
+  # neptune compiles its own tree builders (sw/neptune-fpga's reference) only with a GPU feature, which links libOpenCL
+  ldconfig -p 2>/dev/null | grep -q 'libOpenCL\.so ' || missing+=(ocl-icd-opencl-dev)
   need mvn || missing+=(maven)
   need java || missing+=(default-jdk-headless)
   python3 -c 'import venv, ensurepip' 2>/dev/null || missing+=(python3-venv)

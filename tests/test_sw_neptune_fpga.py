@@ -1,7 +1,10 @@
 """sw/neptune-fpga (neptune's BatchHasher on the card through libzkxdma) against neptune's CPU Poseidon, through the
 XDMA emulator on PoseidonInband_small: arity 2, 4, 8, 11; batches split into several DMA jobs (max_batch_size
 smaller than the batch), a batch larger than the core's reorder buffer (256 entries) in one job; a core that stops
-answering.  The crate's example `compare` does the hashing and the comparison (examples/compare.rs)."""
+answering.  The crate's example `compare` does the hashing and the comparison (examples/compare.rs).  Filecoin's PC2
+trees (neptune_fpga::tree): tree_c and tree_r_last built through the card equal, row by row, those of neptune's own
+TreeBuilder and ColumnTreeBuilder (examples/trees.rs): 2^12 nodes on the small top here, 2^13 to 2^15 (compound trees
+included) on the PC2 profile's twin in the long tier."""
 from __future__ import annotations
 
 import os
@@ -17,6 +20,7 @@ from tools.sw import POSEIDON_TOP, PRELOAD, ROOT, build_sw, emulator
 CRATE = ROOT / "sw" / "neptune-fpga"
 TARGET = ROOT / "build" / "refs" / "neptune"  # shared with tests/refs/neptune: the same neptune/blstrs builds
 EXE = TARGET / "release" / "examples" / "compare"
+TREES = TARGET / "release" / "examples" / "trees"
 SLOW = {"ZKEMU_TIMEOUT_MS": "120000"}  # an arity-11 hash is ~217,000 cycles from input to digest
 
 
@@ -81,3 +85,40 @@ def test_two_cards(tmp_path):
         r = compare(f"all:{c.dir}", 2, 16, 8, 7)
         assert r.returncode == 0 and r.stdout.startswith("ok 16 digests on 2 cards"), r.stderr
         assert f"{c.prefixes[1]}_" in r.stderr and "Input/output error" in r.stderr and "dropped" in r.stderr, r.stderr
+
+
+def trees(dev, leaves, seed, batch=1000):
+    e = dict(os.environ, LD_PRELOAD=str(PRELOAD), ZKEMU_TIMEOUT_MS="600000")
+    return subprocess.run([str(TREES), dev, str(leaves), str(batch), str(seed), "600000"], env=e, capture_output=True,
+                          text=True, timeout=4 * 3600)
+
+
+def test_trees_vs_neptune_builders(dev, seed):
+    """tree_c (4,096 columns of 11 labels, then the octree) and tree_r_last (octree, 2 rows discarded) through the
+    card: every row equals neptune's own builders'; 5,266 hashes, jobs of 1,000"""
+    r = trees(dev, 4096, seed)
+    assert r.returncode == 0, f"SEED={seed}: {r.stderr}"
+    assert r.stdout.startswith("ok 4096 leaves (1 sub-tree): tree_c root 0x"), r.stdout
+    assert ", 5266 hashes on the card" in r.stdout, r.stdout
+
+
+def test_trees_bad_shape(dev):
+    """a node count that is no Filecoin tree: a clear error, exit 1, nothing hashed"""
+    r = trees(dev, 4095, 1)
+    assert r.returncode == 1 and "4095 leaves: not 8^k, 2 x 8^k or 4 x 8^k" in r.stderr, r.stderr
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("leaves", [1 << 13, 1 << 14, 1 << 15])
+def test_trees_pc2_long(leaves, seed):
+    """the PC2 profile (arities 8 and 11) twin: 2^13 (two sub-trees under an arity-2 top), 2^14 (four, arity-4 top),
+    2^15 (one octree)"""
+    subprocess.run([cargo(), "build", "--release", "--locked", "--quiet", "--examples"], cwd=CRATE, check=True,
+                   env=dict(os.environ, CARGO_TARGET_DIR=str(TARGET)))
+    build_sw()
+    with emulator("PoseidonInband_pc2_model") as d:
+        r = trees(d, leaves, seed, batch=4096)
+    assert r.returncode == 0, f"SEED={seed}: {r.stderr}"
+    print(r.stdout)
+    subs = {1 << 13: 2, 1 << 14: 4, 1 << 15: 1}[leaves]
+    assert r.stdout.startswith(f"ok {leaves} leaves ({subs} sub-tree"), r.stdout

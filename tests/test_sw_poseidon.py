@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
 import re
 import time
@@ -189,6 +190,32 @@ def test_many_preimages_long(dev, seed, tmp_path):
     r, out = run(dev, tmp_path, lines, "-b", 64)
     ok(r)
     assert out.read_text().splitlines() == want, f"SEED={seed}"
+
+
+# the C1100 profiles' bitstream tops (real multipliers, DSP48E2 simulation models) and the arities they serve
+BITSTREAM_TOPS = {"PoseidonInband_pc2": (8, 11), "PoseidonInband_arity2": (2,)}
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("top", sorted(BITSTREAM_TOPS))
+def test_bitstream_top_long(top, seed, tmp_path):
+    """The configuration that goes into the bitstream, not its multiplier-model twin: ZK_REAL_HASHES (default
+    10,000) preimages of every arity it serves through zk-poseidon and the emulator, each digest checked by the
+    tool (-k) against the model's; the rate printed is the emulator's, not the card's."""
+    build_sw()
+    per_arity = int(os.environ.get("ZK_REAL_HASHES", "10000"))
+    with emulator(top) as dev:
+        for a in BITSTREAM_TOPS[top]:
+            lines = model_lines(a, per_arity, seed * 16 + a)
+            want = model_digests(lines)
+            (tmp_path / f"want{a}.txt").write_text("".join(w + "\n" for w in want))
+            inp, out = tmp_path / f"in{a}.txt", tmp_path / f"out{a}.txt"
+            inp.write_text("".join(l + "\n" for l in lines))
+            r = tool("zk-poseidon", "-d", dev, "-t", 600000, "-a", a, "-b", 2000, "-i", inp, "-o", out,
+                     "-k", tmp_path / f"want{a}.txt", env={"ZKEMU_TIMEOUT_MS": "3600000"}, timeout=6 * 3600)
+            ok(r)
+            assert out.read_text().splitlines() == want, f"{top} arity {a} SEED={seed}"
+            print(f"{top} arity {a}: {per_arity} digests equal the model's; {r.stderr.strip().splitlines()[-1]}")
 
 
 def test_usage():

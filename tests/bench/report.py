@@ -40,7 +40,10 @@ PLAN: dict[str, tuple[str, list[str], list[str]]] = {
     "field": ("field", [], ["--fields", "bls12_381_fr", "--cores", "MontMul,ConstMul,RomConstMul,ModAdd",
                             "--ops", "200"]),
     "keccak": ("keccak", [], ["--rounds", "200", "--no-sponge", "--settings", "1,2,4"]),
-    "poseidon": ("poseidon", ["--also", "small"], ["--no-synth", "--hashes", "200"]),
+    # the PC2 profile (default --config), the arity-2 profile, small; the quick run simulates only small (the
+    # profiles' rings hold 748 and 935 hashes: thousands of hashes per arity to measure a steady state)
+    "poseidon": ("poseidon", ["--also", "arity2,small", "--synth-also", "arity2"],
+                 ["--config", "small", "--no-synth", "--hashes", "200"]),
     "msm": ("msm", [], ["--no-synth", "--npows", "11", "--adversarial-npow", "9", "--sample-cycles", "128"]),
     "poseidon-model": ("poseidon_model", [], ["--arities", "2,8,11", "--seconds", "0.3", "--jobs", "2"]),
     "msm-host": ("msm_host", [], ["--npow", "12", "--reps", "1"]),

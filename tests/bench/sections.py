@@ -155,23 +155,35 @@ def poseidon(data: dict, out: Path) -> tuple[str, dict]:
             if t_rate:
                 t_per_kdsp = t_rate / 1e6 * 1000 / tr["dsp"]
                 t_cells = [f"{t_rate / 1e6:.3f}", f"{m['mhash_s'] * 1e6 / t_rate:.2f}", f"{per_kdsp / t_per_kdsp:.2f}"]
-            lines.append(f"| {res['config']} ({meta['engines']} x {meta['multipliers_per_engine']}) | {m['arity']} | "
+            lines.append(f"| {res['config']} ({_shape(meta)}) | {m['arity']} | "
                          f"{m['beats']} | {m['cycles_per_hash']:.2f} | {m['latency']} | {m['utilization']:.1%} | "
                          f"{m['mhash_s']:.3f} | {meta['dsp_tiles']:,} | {per_kdsp:.3f} | " + " | ".join(t_cells) + " |")
             rows.append({"config": res["config"], "arity": m["arity"], "engines": meta["engines"],
+                         "members": meta["members"],
                          "beats": m["beats"], "cycles_per_hash": m["cycles_per_hash"], "latency": m["latency"],
                          "utilization": m["utilization"], "mhash_s": m["mhash_s"], "dsp_tiles": meta["dsp_tiles"]})
     sims = ", ".join(f"`{r['simulated']}`" for r in measured)
-    lines += ["", f"Configuration = engines x constant multipliers per engine (each engine also has 3 S-box "
-                  f"Montgomery multipliers; utilization counts both kinds). Cycles from Verilator ({sims}: the multiplier model, cycle-identical to the real "
+    lines += ["", f"Configuration = engines x (hashes per ring position, S-box units of 3 Montgomery multipliers, "
+                  f"constant product slots); utilization counts both kinds of multiplier. Cycles from Verilator ({sims}: the multiplier model, cycle-identical to the real "
                   f"top), every digest checked against the model; steady-state cycles/hash equal the generator's "
-                  f"beats/engines (checked); Mhash/s projected at the stated {mhz:.0f} MHz (no place and route "
+                  f"beats per group program / hashes per group (checked); Mhash/s projected at the stated {mhz:.0f} MHz (no place and route "
                   f"here). DSP tiles: the generator's count of DSP48E2. "
                   f"{tr['source']}: published, {tr['dsp']:,} DSP at {tr['mhz']} MHz."]
+    from tests.bench.poseidon import TARGETS, MIN_UTILIZATION, rate_verdicts
+
+    with_targets = [r for r in measured if r["config"] in TARGETS]
+    if with_targets:
+        def goal(c: str) -> str:
+            rates = ", ".join(f"arity {a} >= {v / 1e6:.1f} Mhash/s" for a, v in sorted(TARGETS[c].items()))
+            busy = f", >= {MIN_UTILIZATION[c]:.0%} of the multipliers busy" if c in MIN_UTILIZATION else ""
+            return f"{c}: {rates}{busy}"
+        met = "Rate targets met (" + "; ".join(goal(r["config"]) for r in with_targets) + ")."
+        lines += ["", _verdict([m for r in with_targets for m in rate_verdicts(r)], met)]
     syn = data.get("synth")
     figs = {"mhz": mhz, "measured": rows, "synth": None, "sweep": None, "plots": []}
     if syn:
-        srows = [(f"`{syn['top']}` (whole top)", syn)]
+        srows = [(f"`{syn['top']}` (whole top)", syn)] + [(f"`{y['top']}` (whole top)", y)
+                                                          for y in data.get("synth_also") or []]
         for mod, what in (("ExpandedConstMul", "constant multiplier"), ("MontgomeryMul", "Montgomery multiplier")):
             mm = syn.get("modules", {}).get(mod)
             if mm:
@@ -180,7 +192,7 @@ def poseidon(data: dict, out: Path) -> tuple[str, dict]:
                       f"`{syn['deepest_module']}`:", ""] + _synth_rows(srows)
         lines += ["", f"{tr['source']} after Vivado implementation (published): {tr['dsp']:,} DSP, "
                       f"{tr['lut']:,} LUT."]
-        lines += ["", _poseidon_area_verdict(syn)]
+        lines += ["", " ".join(_poseidon_area_verdict(y) for y in [syn, *(data.get("synth_also") or [])])]
         figs["synth"] = {k: syn[k] for k in ("dsp", "lut", "lut_sites", "ff", "bram36", "uram", "lut_levels",
                                              "carry_bits")}
     sw = data.get("sweep")
@@ -195,11 +207,11 @@ def poseidon(data: dict, out: Path) -> tuple[str, dict]:
             ok = [c for c in sw["configs"] if mhz * 1e6 / c["cycles_per_hash"][i] >= t_rate]
             if ok:
                 c = min(ok, key=lambda c: (c["dsp_tiles"], c["cycles_per_hash"][i]))
-                best.append(f"arity {arity}: {c['engines']} x {c['multipliers_per_engine']}, {c['dsp_tiles']:,} DSP "
+                best.append(f"arity {arity}: {_shape(c)}, {c['dsp_tiles']:,} DSP "
                             f"tiles, {mhz / c['cycles_per_hash'][i]:.3f} Mhash/s")
-        lines += ["", f"Generator schedule (`PoseidonSweep`, not simulated: cycles/hash = beats/engines) for "
-                      f"{len(sw['configs'])} configurations, {sw['mont_mul_dsp_tiles']} DSP tiles per S-box "
-                      f"Montgomery multiplier (3 per engine), {sw['const_mul_dsp_tiles']} per constant multiplier. "
+        lines += ["", f"Generator schedule (`PoseidonSweep`, not simulated: cycles/hash = beats per group / hashes "
+                      f"per group) for {len(sw['configs'])} configurations, {sw['mont_mul_dsp_tiles']} DSP tiles per "
+                      f"Montgomery multiplier (3 per S-box unit), {sw['const_mul_dsp_tiles']} per constant multiplier. "
                       f"Smallest configuration at least as fast as TRIDENT at {mhz:.0f} MHz: "
                       + ("; ".join(best) if best else "none") + "."]
         _poseidon_plot(measured, sw, mhz, out / "poseidon_rate_vs_dsp.png")
@@ -259,6 +271,12 @@ def pc2(results: dict) -> tuple[str, dict] | None:
     return "\n".join(md), figs
 
 
+def _shape(m: dict) -> str:
+    """engines x (hashes per ring position, S-box units, product slots) of a manifest or sweep entry"""
+    return (f"{m['engines']} x ({m['members']} hash{'es' if m['members'] > 1 else ''}, {m['sbox_units']} S-box "
+            f"unit{'s' if m['sbox_units'] > 1 else ''}, {m['multipliers_per_engine']} slots)")
+
+
 def _poseidon_area_verdict(syn: dict) -> str:
     from tests.bench.poseidon import area_targets_text, area_verdicts
 
@@ -274,15 +292,17 @@ def _poseidon_plot(measured: list, sw: dict, mhz: float, path: Path) -> None:
     arities = sw["arities"]
     cols = 2
     fig, axes = plt.subplots((len(arities) + cols - 1) // cols, cols, figsize=(10, 7.5), squeeze=False)
-    engines = sorted({c["engines"] for c in sw["configs"]})
+    series = sorted({(c["members"], c["sbox_units"]) for c in sw["configs"]})
     cmap = plt.get_cmap("viridis")
     for i, arity in enumerate(arities):
         ax = axes[i // cols][i % cols]
-        for k, e in enumerate(engines):
-            cs = sorted((c for c in sw["configs"] if c["engines"] == e), key=lambda c: c["dsp_tiles"])
+        for k, (g, u) in enumerate(series):
+            cs = sorted((c for c in sw["configs"] if (c["members"], c["sbox_units"]) == (g, u)),
+                        key=lambda c: c["dsp_tiles"])
             ax.plot([c["dsp_tiles"] for c in cs], [mhz / c["cycles_per_hash"][i] for c in cs], "o-", ms=4, lw=0.8,
-                    color=cmap(k / max(1, len(engines) - 1)), alpha=0.8,
-                    label=f"generator schedule, {e} engine{'s' if e > 1 else ''} (beats/engines)")
+                    color=cmap(k / max(1, len(series) - 1)), alpha=0.8,
+                    label=f"generator schedule, {g} hash{'es' if g > 1 else ''} per position, {u} S-box unit"
+                          f"{'s' if u > 1 else ''}")
         for res in measured:
             m = next((r for r in res["arities"] if r["arity"] == arity), None)
             if m:
@@ -304,7 +324,7 @@ def _poseidon_plot(measured: list, sw: dict, mhz: float, path: Path) -> None:
         axes[j // cols][j % cols].axis("off")
     handles, labels = axes[0][0].get_legend_handles_labels()
     uniq = dict(zip(labels, handles))
-    fig.legend(uniq.values(), uniq.keys(), loc="lower center", ncol=2, fontsize=8)
+    fig.legend(uniq.values(), uniq.keys(), loc="lower center", ncol=3, fontsize=7)
     fig.suptitle("Poseidon (BLS12-381 Fr): hash rate against DSP budget")
     fig.tight_layout(rect=(0, 0.1, 1, 0.96))
     fig.savefig(path, dpi=110)

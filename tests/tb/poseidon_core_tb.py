@@ -150,3 +150,19 @@ async def cocotb_output_stalled(dut):
     for i, got in enumerate(outputs):
         assert got == (jobs[i][3], 0), f"held job {i}: got {got[0]:#x}, expected {jobs[i][3]:#x}"
     await run_jobs(dut, jobs[taken:], 0.8, 0.8, m["lanes"])
+
+
+@cocotb.test()
+async def cocotb_groups_full_rate(dut):
+    """Runs of one arity at full rate (the hashes of a run fill whole groups of `members`), then a run of the next
+    arity, and a lone job at the end (a group cut short by the input running dry)."""
+    m = info()
+    r = stream.rng()
+    await stream.start(dut)
+    per_run = 2 * m["members"] + 1  # an odd count: the last group of every run is cut short by the arity change
+    jobs = []
+    for k, _ in enumerate(m["arities"]):
+        for j in make_jobs(r, [m["arities"][k]], m["lanes"], per_run, 0.0):
+            j[0] = k
+            jobs.append(j)
+    await run_jobs(dut, jobs, 1.0, 1.0, m["lanes"])

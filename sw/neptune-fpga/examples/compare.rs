@@ -7,38 +7,19 @@
 //! prints `ok <count> digests, <jobs> jobs, <s> s on the card` (one card) or `ok <count> digests on <n> cards,
 //! shares a+b+..., <s> s` (several); exit 1 on an error, 3 on a difference.
 #![allow(deprecated)] // neptune 13 takes generic-array 0.14 arrays
+mod common;
 use std::process::exit;
 use std::time::Instant;
 
+use common::element;
+
 use blstrs::Scalar as Fr;
-use ff::{Field, PrimeField};
+use ff::Field;
 use generic_array::typenum::{U11, U2, U4, U8};
 use generic_array::GenericArray;
 use neptune::poseidon::{Poseidon, PoseidonConstants};
 use neptune::{Arity, BatchHasher};
 use neptune_fpga::FpgaBatchHasher;
-
-fn element(x: &mut u64) -> Fr {
-    let mut next = || {
-        *x ^= *x << 13;
-        *x ^= *x >> 7;
-        *x ^= *x << 17;
-        *x
-    };
-    match next() % 16 {
-        0 => Fr::ZERO,
-        1 => Fr::ONE,
-        2 => -Fr::ONE, // p - 1
-        _ => {
-            let mut r = <Fr as PrimeField>::Repr::default();
-            for c in r.as_mut().chunks_mut(8) {
-                c.copy_from_slice(&next().to_le_bytes());
-            }
-            r.as_mut()[31] &= 0x3f; // < 2^254 < p
-            Fr::from_repr(r).unwrap()
-        }
-    }
-}
 
 fn run<A: Arity<Fr>>(prefix: &str, count: usize, max_batch: usize, seed: u64, timeout: u32) -> i32 {
     let mut x = seed | 1;

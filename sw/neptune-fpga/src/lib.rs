@@ -17,6 +17,7 @@
 // neptune 13 takes generic-array 0.14 arrays, which that crate marks deprecated in favour of 1.x
 #![allow(deprecated)]
 mod ffi;
+pub mod tree;
 
 use std::ffi::{CStr, CString};
 use std::marker::PhantomData;

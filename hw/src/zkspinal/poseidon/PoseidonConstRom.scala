@@ -4,8 +4,8 @@ import spinal.core._
 import spinal.lib._
 import zkspinal.field._
 
-/** The matrix constants of the engines' constant multipliers ([[ExpandedConstMul]]), one table per multiplier
-  * column: the distinct constants that column meets in every program, each stored expanded (K words).
+/** The matrix constants of the engines' constant multipliers ([[ExpandedConstMul]]), one table per product slot:
+  * the distinct constants that slot meets in every program, each stored expanded (K words).
   *
   * A beat's product is operand * k * R^-1 ([[PoseidonProgram]] keeps Montgomery bookkeeping); the expanded
   * multiplier computes operand * c, so the table holds c = k * R^-1 mod p. */
@@ -25,8 +25,9 @@ case class ConstTables(field: FieldConfig, arith: ArithConfig, columns: Seq[Seq[
 }
 
 object ConstTables {
-  def apply(field: FieldConfig, arith: ArithConfig, beats: Seq[Beat], multipliers: Int): ConstTables = {
-    val cols = (0 until multipliers).map(i => beats.flatMap(_.products.lift(i).map(_.k)).distinct)
+  /** one table per product slot: the distinct constants the slot meets in the group programs of every arity */
+  def forGroups(field: FieldConfig, arith: ArithConfig, programs: Seq[Seq[GroupBeat]], slots: Int): ConstTables = {
+    val cols = (0 until slots).map(i => programs.flatten.flatMap(_.slots(i).map(_.k)).distinct)
     ConstTables(field, arith, cols.map(c => if (c.isEmpty) Seq(BigInt(0)) else c))
   }
 }

@@ -6,7 +6,8 @@ import zkspinal.field.FieldConfig
 /** One constant product of a beat: (fromOld ? old[src] : y) * k, added into lane `dst`. */
 case class Product(fromOld: Boolean, src: Int, dst: Int, k: BigInt)
 
-/** One engine beat (see [[PoseidonEngine]]):
+/** One row of a single-hash program (the group scheduler's unit of work, [[PoseidonSchedule]]; executed alone by
+  * [[PoseidonProgramCheck]]):
   *   y = sbox ? (old[sLane] + pre)^5 : old[sLane] + pre;  y += post
   *   acc'[j] = base_j + sum of the products routed to lane j,
   *     base_j = first ? (partial && j > 0 ? old[j] : 0) : acc[j]
@@ -78,64 +79,4 @@ object PoseidonProgram {
     val all = rounds.flatten
     all.updated(all.size - 1, all.last.copy(done = true))
   }
-}
-
-/** Bit layouts of a beat in the engine's three program ROMs, each read at the pipeline stage that needs it:
-  *   S (stage 0):          sbox, sLane, pre
-  *   P (after the S-box):  post
-  *   M (multiplier input): done, commit, partial, first, then per multiplier en, fromOld, src, dst, and the index of
-  *                         its constant in that multiplier's table ([[ConstTables]])
-  * (lsb first). */
-case class BeatLayout(lanes: Int, n: Int, multipliers: Int, idxBits: Int) {
-  val laneBits: Int = log2Up(lanes) max 1
-  val widthS: Int = 1 + laneBits + n
-  val widthP: Int = n
-  val widthM: Int = 4 + multipliers * (2 + 2 * laneBits + idxBits)
-
-  private class Packer { var v = BigInt(0); var pos = 0
-    def put(x: BigInt, w: Int): Unit = { require(x >= 0 && x.bitLength <= w); v |= x << pos; pos += w }
-    def bit(x: Boolean): Unit = put(if (x) 1 else 0, 1)
-  }
-  def encodeS(b: Beat): BigInt = { require(b.sLane < lanes); val k = new Packer; k.bit(b.sbox); k.put(b.sLane, laneBits); k.put(b.pre, n); k.v }
-  def encodeP(b: Beat): BigInt = b.post
-  def encodeM(b: Beat, tables: ConstTables): BigInt = {
-    require(b.products.size <= multipliers)
-    val k = new Packer
-    k.bit(b.done); k.bit(b.commit); k.bit(b.partial); k.bit(b.first)
-    for (m <- 0 until multipliers) {
-      val pr = b.products.lift(m)
-      k.bit(pr.isDefined); k.bit(pr.exists(_.fromOld))
-      k.put(BigInt(pr.map(_.src).getOrElse(0)), laneBits); k.put(BigInt(pr.map(_.dst).getOrElse(0)), laneBits)
-      k.put(BigInt(pr.map(x => tables.indexOf(m, x.k)).getOrElse(0)), idxBits)
-    }
-    k.v
-  }
-
-  private class Taker(bits: Bits) { var pos = 0
-    def take(w: Int): Bits = { val s = bits(pos + w - 1 downto pos); pos += w; s }
-  }
-  def decodeS(bits: Bits): BeatS = { val f = BeatS(this); val t = new Taker(bits)
-    f.sbox := t.take(1).asBool; f.sLane := t.take(laneBits).asUInt; f.pre := t.take(n).asUInt; f }
-  def decodeM(bits: Bits): BeatM = {
-    val f = BeatM(this); val t = new Taker(bits)
-    f.done := t.take(1).asBool; f.commit := t.take(1).asBool; f.partial := t.take(1).asBool; f.first := t.take(1).asBool
-    for (m <- 0 until multipliers) {
-      f.en(m) := t.take(1).asBool; f.fromOld(m) := t.take(1).asBool
-      f.src(m) := t.take(laneBits).asUInt; f.dst(m) := t.take(laneBits).asUInt; f.idx(m) := t.take(idxBits).asUInt
-    }
-    f
-  }
-}
-
-case class BeatS(l: BeatLayout) extends Bundle {
-  val sbox = Bool()
-  val sLane = UInt(l.laneBits bits)
-  val pre = UInt(l.n bits)
-}
-
-case class BeatM(l: BeatLayout) extends Bundle {
-  val done, commit, partial, first = Bool()
-  val en, fromOld = Vec(Bool(), l.multipliers)
-  val src, dst = Vec(UInt(l.laneBits bits), l.multipliers)
-  val idx = Vec(UInt(l.idxBits bits), l.multipliers)
 }

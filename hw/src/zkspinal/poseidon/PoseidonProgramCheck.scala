@@ -2,7 +2,7 @@ package zkspinal.poseidon
 
 import zkspinal.field.FieldConfig
 
-/** Executes beat programs with BigInt arithmetic exactly as [[PoseidonEngine]] defines a beat (Montgomery
+/** Executes single-hash programs with BigInt arithmetic exactly as [[Beat]] defines a row (Montgomery
   * products included), so a program can be checked against known digests without simulating hardware.
   *   ./mill hw.runMain zkspinal.poseidon.PoseidonProgramCheck  (neptune's known answers for 2, 4, 8, 11; both
   *   schedules; 1, 2 and 7 multipliers per beat)

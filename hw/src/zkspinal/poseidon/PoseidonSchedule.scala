@@ -3,20 +3,20 @@ package zkspinal.poseidon
 import zkspinal.field.FieldConfig
 
 /** Where a product's operand comes from in a group beat. */
-sealed trait Operand
+sealed trait SlotSource
 /** the member's committed state, lane `lane` */
-case class FromOld(lane: Int) extends Operand
+case class FromOld(lane: Int) extends SlotSource
 /** this beat's S-box unit `unit` */
-case class FromUnit(unit: Int) extends Operand
+case class FromUnit(unit: Int) extends SlotSource
 /** the S-box output the member kept from an earlier beat of the same row */
-case object FromKept extends Operand
+case object FromKept extends SlotSource
 
 /** One S-box unit's work in a group beat: y = (sbox ? (old[lane] + pre)^5 : old[lane] + pre) + post, for `member`;
   * `keep` stores y as the member's kept value (the rest of the row's products follow in later beats). */
 case class UnitOp(member: Int, lane: Int, sbox: Boolean, pre: BigInt, post: BigInt, keep: Boolean)
 
 /** One constant product of a group beat: operand * k (Montgomery: operand * k * R^-1) into lane `dst` of `member`. */
-case class SlotOp(member: Int, operand: Operand, k: BigInt, dst: Int)
+case class SlotOp(member: Int, operand: SlotSource, k: BigInt, dst: Int)
 
 /** A member's round bookkeeping in a beat (as [[Beat]]'s flags, per member). */
 case class MemberFlags(first: Boolean = false, partial: Boolean = false, commit: Boolean = false,
@@ -78,16 +78,51 @@ object PoseidonSchedule {
     "partial-first" -> ((ms, _) => ms.indices.sortBy(g => (!ms(g).rowsLeft.headOption.orElse(ms(g).split.map(_._1)).exists(_.b.partial), g))),
     "full-first" -> ((ms, _) => ms.indices.sortBy(g => (ms(g).rowsLeft.headOption.orElse(ms(g).split.map(_._1)).exists(_.b.partial), g))),
     "most-work" -> ((ms, _) => ms.indices.sortBy(g => (-ms(g).work, g))),
-    "rotate" -> ((ms, beat) => ms.indices.map(g => (g + beat) % ms.size))
+    "rotate" -> ((ms, beat) => ms.indices.map(g => (g + beat) % ms.size)),
+    "one-partial" -> ((ms, _) => onePartial(ms))
   )
+
+  private def inPartial(m: Member): Boolean =
+    !m.finished && m.rowsLeft.headOption.orElse(m.split.map(_._1)).exists(_.b.partial)
+
+  /** One member at a time runs its partial rounds while the others run full rounds beside it: a partial row
+    * (one S-box, 2t-1 products) and a full row (one S-box, t products) fill two units and 3t-1 slots, where two
+    * partial rows would overflow the slots and leave a unit idle.  Order: the lowest member in its partial rounds,
+    * then the members in their first full rounds (lowest first: the next to enter its partial rounds), then those
+    * in their last full rounds, then the members waiting in their partial rounds. */
+  private def onePartial(ms: IndexedSeq[Member]): Seq[Int] = {
+    val lead = ms.indices.find(g => inPartial(ms(g)))
+    def beforePartials(m: Member) = !m.rounds.take(m.round + 1).exists(_.head.b.partial)
+    ms.indices.sortBy { g =>
+      val m = ms(g)
+      val rank = if (lead.contains(g)) 0 else if (m.finished) 4 else if (inPartial(m)) 3
+        else if (beforePartials(m)) 1 else 2
+      (rank, g)
+    }
+  }
+
+  /** seeded random member orders, one per beat: a search over the choices the fixed orders do not make */
+  private def shuffled(seed: Int): Priority = {
+    val r = new scala.util.Random(seed)
+    (ms, _) => r.shuffle(ms.indices.toList)
+  }
+  /** random orders tried beside the fixed ones (the scheduler runs at elaboration: milliseconds each) */
+  val searchSeeds: Int = 24
 
   /** The group program of `shape.members` hashes of arity c.arity: the shortest over the priority orders. */
   def compile(c: PoseidonConstants, f: FieldConfig, optimized: Boolean, shape: GroupShape): IndexedSeq[GroupBeat] = {
     val rows = rowsOf(c, f, optimized)
-    priorities.map { case (_, pr) => compileWith(rows, shape, pr) }.minBy(_.size)
+    val orders = priorities.map(_._2) ++ (if (shape.members > 1) (1 to searchSeeds).map(shuffled) else Nil)
+    // members held back g * stagger beats at the start, so that one member's partial rounds (one S-box, many
+    // products) meet another's full rounds (many S-boxes, few products each) instead of its own kind
+    val staggers = if (shape.members > 1) Seq(0) ++ staggerSteps else Seq(0)
+    (for (pr <- orders; d <- staggers) yield compileWith(rows, shape, pr, d)).minBy(_.size)
   }
+  /** start offsets tried between consecutive members, in beats */
+  private val staggerSteps: Seq[Int] = Seq(4, 8, 12, 18, 24, 32, 48)
 
-  private def compileWith(rounds: IndexedSeq[IndexedSeq[Beat]], shape: GroupShape, priority: Priority): IndexedSeq[GroupBeat] = {
+  private def compileWith(rounds: IndexedSeq[IndexedSeq[Beat]], shape: GroupShape, priority: Priority,
+                          stagger: Int): IndexedSeq[GroupBeat] = {
     val ms = IndexedSeq.fill(shape.members)(new Member(rounds.map(_.map(Row))))
     val out = scala.collection.mutable.ArrayBuffer[GroupBeat]()
     while (!ms.forall(_.finished)) {
@@ -98,12 +133,12 @@ object PoseidonSchedule {
       var freeUnits = shape.units
       var freeSlots = shape.slots
       def unitAt(): Int = units.indexWhere(_.isEmpty)
-      for (g <- priority(ms, out.size) if !ms(g).finished) {
+      for (g <- priority(ms, out.size) if !ms(g).finished && out.size >= g * stagger) {
         val m = ms(g)
         val perLane = Array.fill(16)(0) // products into each lane of this member in this beat
         var issued = false
         def fits(ps: Seq[Product]): Boolean = ps.forall(p => p.dst == 0 || perLane(p.dst) < shape.laneInputs)
-        def issue(ps: Seq[Product], operandOfY: Operand): Unit = for (p <- ps) {
+        def issue(ps: Seq[Product], operandOfY: SlotSource): Unit = for (p <- ps) {
           val at = slots.indexWhere(_.isEmpty)
           slots(at) = Some(SlotOp(g, if (p.fromOld) FromOld(p.src) else operandOfY, p.k, p.dst))
           perLane(p.dst) += 1
@@ -223,6 +258,10 @@ object PoseidonScheduleCheck {
       val ok = got == want && PoseidonProgramCheck.known(a) == want.head.toString(16).reverse.padTo(64, '0').reverse
       if (!ok) bad += 1
       val cycles = prog.size.toDouble / shape.members
+      val operandSets = (0 until shape.slots).map(i => prog.flatMap(_.slots(i)).map(s => (s.member, s.operand)).distinct.size)
+      val feeds = (for (g <- 0 until shape.members; j <- 1 to a) yield
+        prog.flatMap(b => b.slots.indices.filter(i => b.slots(i).exists(s => s.member == g && s.dst == j))).distinct.size)
+      println(s"   operand sources per slot: max ${operandSets.max}; slots feeding a lane >= 1: max ${feeds.max}")
       println(f"${shape.members} x (${shape.units} units, ${shape.slots}%2d slots, ${shape.laneInputs} per lane) arity $a%2d: " +
         f"${prog.size}%4d beats, $cycles%6.1f cycles/hash, ${250 / cycles}%5.2f Mhash/s at 250 MHz  ${if (ok) "ok" else "MISMATCH"}")
     }

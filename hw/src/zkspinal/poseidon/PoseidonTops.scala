@@ -4,7 +4,7 @@ import spinal.core._
 import zkspinal.system.Emit.Top
 
 /** The Poseidon tops that zkspinal.system.Emit writes (PoseidonAxis_<config>) with their manifest entries: the
-  * figures the generator computed (ring slots, beats and cycles per hash, latency per arity, DSP tiles, constant tables). */
+  * figures the generator computed (ring slots, beats per group and cycles per hash, latency per arity, DSP tiles, constant tables). */
 object PoseidonTops {
   def info(c: PoseidonCore): Map[String, Any] = {
     val cfg = c.cfg
@@ -12,20 +12,20 @@ object PoseidonTops {
     Map(
       "config" -> cfg.name, "field" -> cfg.field.name, "p" -> ("0x" + cfg.field.p.toString(16)),
       "arities" -> cfg.arities, "optimized" -> cfg.optimized, "engines" -> cfg.engines,
-      "multipliers_per_engine" -> cfg.multipliers, "mont_muls" -> cfg.montMuls, "const_muls" -> cfg.constMuls,
+      "multipliers_per_engine" -> cfg.multipliers, "members" -> cfg.members, "sbox_units" -> cfg.sboxUnits,
+      "mont_muls" -> cfg.montMuls, "const_muls" -> cfg.constMuls,
       "lanes" -> cfg.lanes, "const_mul_latency" -> e.Lc, "const_table_sizes" -> c.tables.columns.map(_.size),
       "const_rom_bits" -> c.tables.bits.toString, "const_roms" -> c.roms.size,
       "slots" -> c.slots, "rob_depth" -> c.robDepth, "dsp_tiles" -> c.dspTiles,
       "mont_mul_latency" -> e.Lm, "mod_add_latency" -> e.La,
-      "beats_per_hash" -> c.beatsPerHash, "cycles_per_hash" -> c.cyclesPerHash.map(x => f"$x%.1f"),
-      "engine_latency" -> c.engineLatency)
+      "beats_per_group" -> c.beatsPerGroup, "cycles_per_hash" -> c.cyclesPerHash.map(x => f"$x%.1f"),
+      "engine_latency" -> c.engineLatency, "products_per_hash" -> c.productsPerHash)
   }
 
   def all: Seq[Top] = PoseidonConfig.all.map { cfg =>
     Top(s"PoseidonAxis_${cfg.name}", "PoseidonAxis", () => new PoseidonAxis(cfg), c => info(c.asInstanceOf[PoseidonAxis].core))
-  } :+ {
+  } ++ Seq(PoseidonConfig.smallModel, PoseidonConfig.smallGroupModel).map { cfg =>
     // the core alone (jobs with a whole initial state in, digests in job order out) for its own test
-    val cfg = PoseidonConfig.smallModel
     Top(s"PoseidonCore_${cfg.name}", "PoseidonCore", () => new PoseidonCore(cfg), c => info(c.asInstanceOf[PoseidonCore]))
   }
 }

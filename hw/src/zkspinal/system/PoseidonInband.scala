@@ -42,7 +42,9 @@ class PoseidonInband(val cfg: PoseidonConfig) extends Component with AxiClocked 
 }
 
 object PoseidonInbandTops {
-  def all: Seq[Top] = Seq(PoseidonConfig.small).map { cfg =>
+  /** small for the quick tier; the C1100 profiles (the bitstream's core) and their multiplier-model twins */
+  def all: Seq[Top] = Seq(PoseidonConfig.small, PoseidonConfig.pc2, PoseidonConfig.pc2Model, PoseidonConfig.arity2,
+      PoseidonConfig.arity2Model).map { cfg =>
     Top(s"PoseidonInband_${cfg.name}", "PoseidonInband", () => new PoseidonInband(cfg),
       c => zkspinal.poseidon.PoseidonTops.info(c.asInstanceOf[PoseidonInband].core.core) ++
         Map("flag_bit" -> InbandLastConfig.poseidon.flag))

@@ -37,29 +37,34 @@ class PoseidonElaborationSpec extends AnyFunSuite {
     }
   }
 
-  test("c1100 fits 5,000 DSP48E2, one block RAM deep per table, and plans the target rates at 250 MHz") {
+  test("the C1100 profiles fit 5,500 DSP48E2, one block RAM deep per table, and plan the target rates at 250 MHz") {
     var mm: MontgomeryMul = null
     var cm: ExpandedConstMul = null
     SpinalConfig(targetDirectory = "build/elab").generateVerilog { mm = new MontgomeryMul(f); mm }
     SpinalConfig(targetDirectory = "build/elab").generateVerilog { cm = new ExpandedConstMul(f); cm }
-    val cfg = PoseidonConfig.c1100
-    val dsp = cfg.montMuls * mm.dspTiles + cfg.constMuls * cm.dspTiles
-    assert(dsp <= 5000, s"${cfg.montMuls} x ${mm.dspTiles} + ${cfg.constMuls} x ${cm.dspTiles} DSP tiles")
-    def program(a: Int) = PoseidonProgram.beats(PoseidonConstants(a, f.p), f, cfg.optimized, cfg.multipliers)
-    def beats(a: Int) = program(a).size
-    assert(250e6 / (beats(2).toDouble / cfg.engines) >= 4e6)
-    assert(250e6 / (beats(11).toDouble / cfg.engines) >= 1e6)
-    val tables = ConstTables(f, cfg.arith, cfg.arities.flatMap(program), cfg.multipliers)
-    assert(tables.columns.forall(_.size <= 512), tables.columns.map(_.size))
+    // issue 21: PC2 profile arity 11 >= 2.5 and arity 8 >= 3.5 Mhash/s, arity-2 profile >= 10 Mhash/s
+    val targets = Map(PoseidonConfig.pc2 -> Map(8 -> 3.5e6, 11 -> 2.5e6), PoseidonConfig.arity2 -> Map(2 -> 10e6))
+    for ((cfg, want) <- targets) {
+      val dsp = cfg.montMuls * mm.dspTiles + cfg.constMuls * cm.dspTiles
+      assert(dsp <= 5500, s"${cfg.name}: ${cfg.montMuls} x ${mm.dspTiles} + ${cfg.constMuls} x ${cm.dspTiles} DSP tiles")
+      val programs = cfg.arities.map(a => a -> PoseidonSchedule.compile(PoseidonConstants(a, f.p), f, cfg.optimized, cfg.shape))
+      for ((a, prog) <- programs) {
+        val cycles = prog.size.toDouble / (cfg.members * cfg.engines)
+        assert(250e6 / cycles >= want(a), s"${cfg.name} arity $a: $cycles cycles per hash")
+        // the multipliers' utilization target (90 %) is the benchmark's to report, from the measured cycles
+      }
+      val sizes = (0 until cfg.multipliers).map(i => programs.flatMap(_._2).flatMap(_.slots(i).map(_.k)).distinct.size)
+      assert(sizes.forall(_ <= 512), s"${cfg.name}: table sizes $sizes")
+    }
   }
 
-  test("the expanded tables give each beat's product: sum_k x_k C_k = x * k * R^-1 (mod p)") {
+  test("the expanded tables give each slot's product: sum_k x_k C_k = x * k * R^-1 (mod p)") {
     val arith = ArithConfig()
-    val beats = PoseidonProgram.beats(PoseidonConstants(4, f.p), f, true, 3)
-    val tables = ConstTables(f, arith, beats, 3)
+    val program = PoseidonSchedule.compile(PoseidonConstants(4, f.p), f, true, GroupShape(2, 2, 3, 3))
+    val tables = ConstTables.forGroups(f, arith, Seq(program), 3)
     val rnd = new scala.util.Random(7)
     val digits = DigitSum.digits(f.width, arith.tileA)
-    for (b <- beats.take(40); (pr, col) <- b.products.zipWithIndex) {
+    for (b <- program.take(40); (slot, col) <- b.slots.zipWithIndex; pr <- slot) {
       val i = tables.indexOf(col, pr.k)
       val words = tables.words(col).map(_(i))
       val x = BigInt(f.width, rnd).mod(f.p)

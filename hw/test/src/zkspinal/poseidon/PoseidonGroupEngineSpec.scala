@@ -1,0 +1,24 @@
+package zkspinal.poseidon
+
+import org.scalatest.funsuite.AnyFunSuite
+import spinal.core._
+import zkspinal.field._
+
+/** The group engine elaborates from its programs: multiplexers as wide as the schedule uses, stages from the
+  * latencies of its arithmetic. */
+class PoseidonGroupEngineSpec extends AnyFunSuite {
+  private val f = FieldConfig.bls12_381_fr
+
+  test("a two-member engine with two S-box units elaborates, its stages follow the arithmetic") {
+    val cfg = PoseidonConfig("g", arities = Seq(2, 8), multipliers = 5, members = 2, sboxUnits = 2, mulModel = true)
+    val programs = cfg.arities.map(a => PoseidonSchedule.compile(PoseidonConstants(a, f.p), f, true, cfg.shape))
+    val tables = ConstTables.forGroups(f, cfg.arith, programs, cfg.multipliers)
+    var e: PoseidonGroupEngine = null
+    SpinalConfig(targetDirectory = "build/test-elab").generateVerilog {
+      e = new PoseidonGroupEngine(cfg, programs, 16, tables, 2); e
+    }
+    assert(e.sY == e.sB + 1 + e.La && e.sE > e.sP && e.slots == e.sE + 1)
+    assert(e.beatsPerGroup == programs.map(_.size))
+    assert(e.plan.sources.forall(_.size <= 2 * cfg.lanes + cfg.sboxUnits + 2))
+  }
+}
