@@ -189,7 +189,9 @@ class PoseidonCore(val cfg: PoseidonConfig) extends Component {
     outError := Mux(changed(nBanks), errorOf.readAsync(headIdx), B(0, PoseidonErrors.bits bits))
     outBank := OHToUInt(changed.resize(nBanks)).resized
   }
-  snapshot.write(lookIdx, seen ^ changed, enable = clearing || (take && headReady))
+  // registered write port: the retired entry is read again only a lap of the buffer later (and the port stays a
+  // dual-port LUT RAM, the read address being the next entry's)
+  snapshot.write(RegNext(lookIdx), RegNext(seen ^ changed), enable = RegNext(clearing || (take && headReady), False))
   when(take && headReady) { head := head + 1 }
   private val read = Vec(banks.map(_.readSync(headIdx, enable = take)))
   io.output.valid := outValid
