@@ -103,9 +103,10 @@ def print_pc2(measured: list, mhz: float) -> None:
     print(f"  TRIDENT (published rates): {pc2.seconds(TRIDENT['hash_per_s']) / 60:.1f} min")
 
 
-def sweep(out_dir: Path) -> dict:
-    """The generator's schedule for a grid of configurations (PoseidonSweep), cached by the md5 of its inputs."""
-    h = hashlib.md5()
+def sweep(out_dir: Path, grid: list[str] = ()) -> dict:
+    """The generator's schedule for a grid of configurations (PoseidonSweep; `grid`: its --members/--units/
+    --multipliers arguments, its default grid when empty), cached by the md5 of its inputs and the grid."""
+    h = hashlib.md5(" ".join(grid).encode())
     for d, pattern in SWEEP_SOURCES:
         for f in sorted(x for x in d.rglob(pattern) if x.is_file()):
             h.update(f.relative_to(ROOT).as_posix().encode() + f.read_bytes())
@@ -114,7 +115,7 @@ def sweep(out_dir: Path) -> dict:
         out_dir.mkdir(parents=True, exist_ok=True)
         tmp = cache.with_suffix(".tmp")
         p = subprocess.run([str(ROOT / "mill"), "--no-daemon", "hw.runMain", "zkspinal.poseidon.PoseidonSweep",
-                            "--out", str(tmp)], cwd=ROOT, capture_output=True, text=True)
+                            "--out", str(tmp), *grid], cwd=ROOT, capture_output=True, text=True)
         if p.returncode != 0 or not tmp.exists():
             raise RuntimeError(f"PoseidonSweep failed ({p.returncode}):\n{p.stdout[-2000:]}\n{p.stderr[-2000:]}")
         tmp.rename(cache)
@@ -239,6 +240,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--real-sim", action="store_true", help="simulate the real top, not its _model twin")
     ap.add_argument("--no-synth", action="store_true")
     ap.add_argument("--no-sweep", action="store_true", help="skip the generator's schedule for a grid of configurations")
+    ap.add_argument("--sweep-grid", default="",
+                    help="the sweep's grid as MEMBERS/UNITS/MULTIPLIERS, e.g. 1,2/1,2/2,8 (default: PoseidonSweep's)")
     ap.add_argument("--json", type=Path, default=ROOT / "build" / "bench" / "poseidon.json")
     return ap
 
@@ -259,7 +262,13 @@ def main(argv: list[str] | None = None) -> int:
     sw = None
     if not a.no_sweep:
         t = time.time()
-        sw = sweep(a.json.parent)
+        grid = []
+        if a.sweep_grid:
+            parts = a.sweep_grid.split("/")
+            if len(parts) != 3:
+                ap.error(f"--sweep-grid {a.sweep_grid!r}: expected MEMBERS/UNITS/MULTIPLIERS")
+            grid = [x for k, v in zip(("--members", "--units", "--multipliers"), parts) for x in (k, v)]
+        sw = sweep(a.json.parent, grid)
         print(f"generator schedule of {len(sw['configs'])} configurations (PoseidonSweep, {time.time() - t:.0f} s)")
         shape = ("engines", "members", "sbox_units", "multipliers_per_engine")
         by_shape = {tuple(c[k] for k in shape): c for c in sw["configs"]}

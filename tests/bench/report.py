@@ -7,8 +7,9 @@ Runs each benchmark module with --json into OUT/<core>.json (its printed output 
 OUT/report.md, OUT/report.json (the same figures, for checks) and PNG plots (Keccak rate against LUTs, Poseidon hash
 rate against DSP budget, MSM adder-busy fraction over time).  After the cores' sections, "Area: LUTs per DSP" puts
 the yosys figures of the Montgomery multipliers, the MSM adder and the whole MSM and Poseidon tops (those measured)
-above the published designs' (anchors.AREA).  --quick: small sizes, one prime and no ToMont, three Keccak settings,
-no sponge runs, the Poseidon and MSM cycles without their yosys runs (about 10 minutes on 2 cores); the full run
+above the published designs' (anchors.AREA).  --quick: small sizes, one prime and three of its cores, two Keccak
+settings, no sponge runs, a small grid of the Poseidon sweep, five MSM sets, the Poseidon and MSM cycles without
+their yosys runs (about 10 minutes on 2 cores); the full run
 measures everything (the yosys results of the Poseidon and MSM tops take hours the first time and are cached under
 build/synth by the md5 of the Verilog).  The CPU-bound benchmarks (and the Keccak CPU program's rate) run first on
 an otherwise idle machine; then the yosys runs of the rest start ahead of them, --jobs at a time (SynthAhead), while
@@ -37,14 +38,16 @@ from tests.bench import anchors, sections  # noqa: E402
 
 # core -> (module, arguments of the full run, arguments of the quick run); every module takes --json FILE
 PLAN: dict[str, tuple[str, list[str], list[str]]] = {
-    "field": ("field", [], ["--fields", "bls12_381_fr", "--cores", "MontMul,ConstMul,RomConstMul,ModAdd",
+    "field": ("field", [], ["--fields", "bls12_381_fr", "--cores", "MontMul,ConstMul,ModAdd",
                             "--ops", "200"]),
-    "keccak": ("keccak", [], ["--rounds", "200", "--no-sponge", "--settings", "1,2,4"]),
+    "keccak": ("keccak", [], ["--rounds", "200", "--no-sponge", "--settings", "1,2"]),
     # the PC2 profile (default --config), the arity-2 profile, small; the quick run simulates only small (the
     # profiles' rings hold 748 and 935 hashes: thousands of hashes per arity to measure a steady state)
     "poseidon": ("poseidon", ["--also", "arity2,small", "--synth-also", "arity2"],
-                 ["--config", "small", "--no-synth", "--hashes", "200"]),
-    "msm": ("msm", [], ["--no-synth", "--npows", "11", "--adversarial-npow", "9", "--sample-cycles", "128"]),
+                 ["--config", "small", "--no-synth", "--hashes", "200", "--sweep-grid", "1,2/1,2/2,8"]),
+    # the quick MSM run pays the VU9P twin's fixed bucket clear and read-out (~310k cycles) per set: five sets
+    "msm": ("msm", [], ["--no-synth", "--npows", "11", "--adversarial-npow", "9", "--sample-cycles", "128",
+                        "--sets", "half_ones,below16,zero,hammer,equal"]),
     "poseidon-model": ("poseidon_model", [], ["--arities", "2,8,11", "--seconds", "0.3", "--jobs", "2"]),
     "msm-host": ("msm_host", [], ["--npow", "12", "--reps", "1"]),
     "host": ("host", [], ["--count", "200000", "--repeat", "2"]),
