@@ -20,6 +20,8 @@ usage: ./run.sh [command] [options]
   test [--long]     the quick test suite (with --long: also the soak runs); other args go to pytest
   bench [core]      benchmarks (field, poseidon, keccak, msm, poseidon-model, msm-host, host, system; none: all + report)
   constants [--check]  regenerate constants/poseidon (--check: compare the committed files instead)
+  contract          rewrite the generated forms of the register maps and codes (sw/lib/zk_contract.h,
+                    reference_model/contract.py, sw/neptune-fpga/src/contract.rs, hw/REGISTERS.md)
   hash --arity N [--sim verilator|icarus] [--config c1100|small]
                     Poseidon digests of stdin preimages (the model CLI's format) through the PoseidonAxis RTL
   poseidon-model ARGS  the Poseidon golden model CLI (python -m reference_model.poseidon ARGS)
@@ -118,6 +120,7 @@ case "$cmd" in
   test) setup; activate; emit; run_tests "$@" ;;
   bench) setup; activate; emit; STEP="bench ${1:-all}"; py -m tests.bench "$@" || die "benchmark failed" ;;
   constants) setup; activate; py -m reference_model.poseidon.constants "$@" ;;
+  contract) setup; STEP="contract"; ./mill --no-daemon hw.runMain zkspinal.system.ContractFiles || die "ContractFiles failed" ;;
   poseidon-model) setup >/dev/null; activate; exec "$VENV/bin/python" -m reference_model.poseidon "$@" ;;
   msm) setup >/dev/null; activate; engine=model; args=()
     while [ $# -gt 0 ]; do

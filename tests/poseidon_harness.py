@@ -17,6 +17,7 @@ import simrun
 from buildlock import locked
 
 ROOT = Path(__file__).resolve().parents[1]
+CONTRACT = ROOT / "sw" / "lib" / "zk_contract.h"  # the harness includes it
 HARNESS = ROOT / "tests" / "harness" / "poseidon_axis_main.cpp"
 BUILD = ROOT / "build" / "harness"
 IN_RECORD = 34
@@ -26,7 +27,7 @@ OUT_RECORD = 41
 def build(top: str) -> Path:
     """Builds (or reuses, keyed by the md5 of the Verilog and the harness) the harness binary of `top`."""
     sources = simrun.top_sources(top)
-    key = hashlib.md5(b"".join(s.read_bytes() for s in sources) + HARNESS.read_bytes() +
+    key = hashlib.md5(b"".join(s.read_bytes() for s in sources) + HARNESS.read_bytes() + CONTRACT.read_bytes() +
                       os.environ.get("ZK_HARNESS_OPT", "-O1").encode()).hexdigest()[:16]
     out = BUILD / top
     binary = out / "obj_dir" / "poseidon_axis_sim"
@@ -41,7 +42,7 @@ def _build(top: str, sources: list, out: Path, binary: Path, stamp: Path, key: s
     subprocess.run(["rm", "-rf", str(out)], check=True)
     out.mkdir(parents=True)
     env = simrun.sim_env()
-    cflags = f'-DTOP_HEADER=\\"V{top}.h\\" -DTOP_CLASS=V{top}'
+    cflags = f'-DTOP_HEADER=\\"V{top}.h\\" -DTOP_CLASS=V{top} -I{ROOT / "sw" / "lib"}'
     log = open(out / "build.log", "w")
     cmd = ["verilator", "--cc", "--exe", "-O3", "--x-assign", "fast", "--x-initial", "fast", "-Wno-fatal",
            "-Wno-lint", "-Wno-style", "--top-module", top, "-CFLAGS", cflags, "-o", "poseidon_axis_sim",

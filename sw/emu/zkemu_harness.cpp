@@ -29,6 +29,7 @@
 // reload); --icap records PREFIX_{csib,rdwrb,i} with the ICAPE3 model: an IPROG makes the card vanish as a
 // reconfiguring FPGA does (device files removed, connections dropped) for --reload-ms, then come back reset.
 #include "verilated.h"
+#include "zk_contract.h"
 #include "zkflash_model.h"
 #include "zkemu_bus.h"
 #include "zkemu_proto.h"
@@ -48,10 +49,12 @@
 #include <unistd.h>
 
 // SystemBlock (hw/src/zkspinal/system/SystemBlock.scala) in its 4 KiB window (12 address bits, as in the block designs)
-enum { SYS_BASE = 0x10000, SYS_ID = SYS_BASE, SYS_RESET = SYS_BASE + 4, SYS_INFO = SYS_BASE + 8, SYS_BAD = SYS_BASE + 0xC,
-       SYS_STATUS = SYS_BASE + 0x10, SYS_WINDOW = 0x1000, SYS_RESET_CYCLES = 16,
-       SYS_IDENT = SYS_BASE + 0xFF4, SYS_REVISION = 1 };
-static const uint32_t SYS_MAGIC = 0x7a6b5359u;
+// (offsets and codes: zk_contract.h, generated from SystemBlockRegs and UserBar)
+enum { SYS_BASE = ZK_USER_BAR_SYSTEM, SYS_ID = SYS_BASE + ZK_SYSTEM_ID, SYS_RESET = SYS_BASE + ZK_SYSTEM_RESET,
+       SYS_INFO = SYS_BASE + ZK_SYSTEM_INFO, SYS_BAD = SYS_BASE + ZK_SYSTEM_BAD, SYS_STATUS = SYS_BASE + ZK_SYSTEM_STATUS,
+       SYS_WINDOW = 0x1000, SYS_RESET_CYCLES = 16, SYS_IDENT = SYS_BASE + ZK_SYSTEM_KIND,
+       SYS_REVISION = ZK_SYSTEM_REVISION };
+static const uint32_t SYS_MAGIC = ZK_SYSTEM_MAGIC;
 // CoreIdentity.fields (hw/src/zkspinal/system/CoreIdentity.scala), in the order of the words at SYS_IDENT
 static const char *const IDENT_PORTS[3] = {"ident_kind", "ident_config", "ident_version"};
 enum Kind { H2C, C2H, USER };

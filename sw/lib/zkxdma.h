@@ -16,26 +16,28 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "zk_contract.h" /* register offsets and codes, generated from the hardware's declarations */
+
 #define ZK_MAX_CHANNELS 4
 #define ZK_ALIGN 4096u                 /* DMA buffers: page aligned, so that no descriptor straddles a page */
 #define ZK_MAX_XFER 0x7ffff000ul       /* the driver's largest single transfer */
-#define ZK_USER_MAP_BYTES 0x30000ul    /* user BAR window mapped: core window, system block, flash window */
+#define ZK_USER_MAP_BYTES ((size_t)ZK_USER_BAR_MAP_BYTES) /* user BAR window mapped: core, system block, flash */
 #define ZK_DEFAULT_TIMEOUT_MS 10000u   /* as the driver's default transfer timeout */
 
-/* System block of the board design (user BAR offsets): what every zkspinal board wrapper provides next to
- * the core's own AXI4-Lite window at offset 0. */
-#define ZK_SYS_BASE 0x10000u
-#define ZK_SYS_ID (ZK_SYS_BASE + 0x0)      /* read: ZK_SYS_MAGIC */
-#define ZK_SYS_RESET (ZK_SYS_BASE + 0x4)   /* write 1: pulse the cores' reset (16 cycles), streams flushed */
-#define ZK_SYS_INFO (ZK_SYS_BASE + 0x8)    /* read: [7:0] status words, [15:8] reset pulse cycles, [23:16] revision */
-#define ZK_SYS_BAD (ZK_SYS_BASE + 0xC)     /* read: accesses to unmapped offsets / writes to read-only ones */
-#define ZK_SYS_STATUS (ZK_SYS_BASE + 0x10) /* read-only: the core's status outputs, one 32-bit word each */
+/* System block of the board design, at its user BAR offsets: what every zkspinal board wrapper provides next to
+ * the core's own AXI4-Lite window at offset 0 (SystemBlockRegs in hw/src/zkspinal/system/SystemBlock.scala). */
+#define ZK_SYS_BASE ZK_USER_BAR_SYSTEM
+#define ZK_SYS_ID (ZK_SYS_BASE + ZK_SYSTEM_ID)         /* read: ZK_SYS_MAGIC */
+#define ZK_SYS_RESET (ZK_SYS_BASE + ZK_SYSTEM_RESET)   /* write 1: pulse the cores' reset, streams flushed */
+#define ZK_SYS_INFO (ZK_SYS_BASE + ZK_SYSTEM_INFO)     /* read: [7:0] status words, [15:8] reset cycles, [23:16] revision */
+#define ZK_SYS_BAD (ZK_SYS_BASE + ZK_SYSTEM_BAD)       /* read: accesses to unmapped offsets / writes to read-only ones */
+#define ZK_SYS_STATUS (ZK_SYS_BASE + ZK_SYSTEM_STATUS) /* read-only: the core's status outputs, one 32-bit word each */
 /* the core's identity (revision >= 1; CoreIdentity in hw/src/zkspinal/system/CoreIdentity.scala): */
-#define ZK_SYS_KIND (ZK_SYS_BASE + 0xFF4)    /* read: zk_core_kind code (0: the core has no identity) */
-#define ZK_SYS_CONFIG (ZK_SYS_BASE + 0xFF8)  /* read: CRC-32 (zlib's) of the configuration name, e.g. "c1100" */
-#define ZK_SYS_VERSION (ZK_SYS_BASE + 0xFFC) /* read: [15:0] the core's interface revision for its kind */
-#define ZK_SYS_MAGIC 0x7a6b5359u           /* "zkSY" */
-#define ZK_SYS_REVISION(info) ((info) >> 16 & 0xffu) /* 0: a block without the identity words */
+#define ZK_SYS_KIND (ZK_SYS_BASE + ZK_SYSTEM_KIND)       /* read: zk_core_kind code (0: the core has no identity) */
+#define ZK_SYS_CONFIG (ZK_SYS_BASE + ZK_SYSTEM_CONFIG)   /* read: CRC-32 (zlib's) of the configuration name */
+#define ZK_SYS_VERSION (ZK_SYS_BASE + ZK_SYSTEM_VERSION) /* read: [15:0] the core's interface revision for its kind */
+#define ZK_SYS_MAGIC ZK_SYSTEM_MAGIC                     /* "zkSY" */
+#define ZK_SYS_REVISION(info) ((info) >> 16 & 0xffu)     /* 0: a block without the identity words */
 
 typedef struct zk_dev {
     char prefix[256];
@@ -121,8 +123,9 @@ int zk_interrupted(void);
 
 /* A card's core: the system block's KIND codes (CoreKind in hw/src/zkspinal/system/CoreIdentity.scala), then
  * what zk_card_probe found instead of a core it can drive (from 0x100, no KIND code). */
-typedef enum { ZK_CORE_UNKNOWN = 0, ZK_CORE_POSEIDON = 1, ZK_CORE_MSM = 2, ZK_CORE_KECCAK_SPONGE = 3,
-               ZK_CORE_KECCAK_SPEED = 4, ZK_CORE_PAIR = 5,
+typedef enum { ZK_CORE_UNKNOWN = 0, ZK_CORE_POSEIDON = ZK_CORE_KIND_POSEIDON, ZK_CORE_MSM = ZK_CORE_KIND_MSM,
+               ZK_CORE_KECCAK_SPONGE = ZK_CORE_KIND_KECCAK_SPONGE, ZK_CORE_KECCAK_SPEED = ZK_CORE_KIND_KECCAK_SPEED,
+               ZK_CORE_PAIR = ZK_CORE_KIND_PAIR,
                ZK_CORE_ALL_ONES = 0x100,   /* the core's registers read all ones: a hung core */
                ZK_CORE_NO_SYSTEM_BLOCK,    /* no zkspinal system block at ZK_SYS_BASE */
                ZK_CORE_NO_IDENTITY,        /* a system block of revision 0: no KIND, CONFIG, VERSION words */

@@ -13,17 +13,17 @@
 #include <string.h>
 #include <unistd.h>
 
-/* PoseidonRegs (hw/src/zkspinal/poseidon/PoseidonAxis.scala) and MsmAxisRegs (hw/src/zkspinal/msm/MsmAxis.scala) */
-enum { POSEIDON_INFO = 0x00, POSEIDON_INFO2 = 0x04, MSM_INFO = 0x38, MSM_ADDERS = 0x48, MSM_PARTIALS = 0x4C };
-
 /* the kinds this library drives and the interface revision it speaks for each (CoreKind in
- * hw/src/zkspinal/system/CoreIdentity.scala: code, name, version) */
+ * hw/src/zkspinal/system/CoreIdentity.scala: code, name, version; zk_contract.h) */
 static const struct {
     zk_core_kind kind;
     const char *name;
     uint32_t version;
-} KINDS[] = {{ZK_CORE_POSEIDON, "poseidon", 1}, {ZK_CORE_MSM, "msm", 1}, {ZK_CORE_KECCAK_SPONGE, "keccak-sponge", 1},
-             {ZK_CORE_KECCAK_SPEED, "keccak-speed", 1}, {ZK_CORE_PAIR, "pair", 1}};
+} KINDS[] = {{ZK_CORE_POSEIDON, "poseidon", ZK_CORE_KIND_POSEIDON_VERSION},
+             {ZK_CORE_MSM, "msm", ZK_CORE_KIND_MSM_VERSION},
+             {ZK_CORE_KECCAK_SPONGE, "keccak-sponge", ZK_CORE_KIND_KECCAK_SPONGE_VERSION},
+             {ZK_CORE_KECCAK_SPEED, "keccak-speed", ZK_CORE_KIND_KECCAK_SPEED_VERSION},
+             {ZK_CORE_PAIR, "pair", ZK_CORE_KIND_PAIR_VERSION}};
 enum { N_KINDS = sizeof KINDS / sizeof KINDS[0] };
 
 static int kind_index(uint32_t code)
@@ -140,7 +140,7 @@ void zk_card_probe(zk_card *c)
     }
     probe_identity(&d, c);
     /* the core's own description; a hung core reads all ones (the system block still answers) */
-    static const uint32_t poseidon[2] = {POSEIDON_INFO, POSEIDON_INFO2}, msm[3] = {MSM_INFO, MSM_ADDERS, MSM_PARTIALS};
+    static const uint32_t poseidon[2] = {ZK_POSEIDON_INFO, ZK_POSEIDON_INFO2}, msm[3] = {ZK_MSM_INFO, ZK_MSM_ADDERS, ZK_MSM_PARTIALS};
     int n = c->kind == ZK_CORE_POSEIDON ? 2 : c->kind == ZK_CORE_MSM ? 3 : 0;
     if (n && read_regs(&d, c, c->kind == ZK_CORE_POSEIDON ? poseidon : msm, c->core_info, n) == 0 &&
         c->core_info[0] == 0xffffffffu) {

@@ -102,7 +102,7 @@ static uint32_t image_idcode(uint32_t addr)
 static int cmd_info(void)
 {
     uint32_t idc, st, half = g_fl.size / 2;
-    if (zk_reg_read(&g_dev, g_fl.base + FL_IDCODE, &idc) || zk_reg_read(&g_dev, g_fl.base + FL_ICAP_STATUS, &st))
+    if (zk_reg_read(&g_dev, g_fl.base + ZK_FLASH_IDCODE, &idc) || zk_reg_read(&g_dev, g_fl.base + ZK_FLASH_ICAP_STATUS, &st))
         die_fl();
     uint8_t sr, fsr;
     if (fl_status(&g_fl, &sr) || fl_flag_status(&g_fl, &fsr))
@@ -194,7 +194,7 @@ static int cmd_write(const char *path, int force, const char *part, int golden)
             want_from = "--part";
         } else if ((want = image_idcode(0))) {
             want_from = "the golden image";
-        } else if (!zk_reg_read(&g_dev, g_fl.base + FL_IDCODE, &want)) {
+        } else if (!zk_reg_read(&g_dev, g_fl.base + ZK_FLASH_IDCODE, &want)) {
             want_from = "the design's IDCODE register";
         } else
             die_fl();
@@ -336,8 +336,8 @@ static int cmd_reload(tool_dev *t, uint32_t wbstar, int wbstar_given, const char
     printf("%s: WBSTAR 0x%08x, arm, IPROG through ICAPE3\n", dry ? "would write" : "write", wbstar);
     fflush(stdout);
     if (!dry) {
-        if (zk_reg_write(&g_dev, g_fl.base + FL_WBSTAR, wbstar) || zk_reg_write(&g_dev, g_fl.base + FL_ARM, FL_ARM_KEY) ||
-            zk_reg_write(&g_dev, g_fl.base + FL_FIRE, FL_FIRE_KEY))
+        if (zk_reg_write(&g_dev, g_fl.base + ZK_FLASH_WBSTAR, wbstar) || zk_reg_write(&g_dev, g_fl.base + ZK_FLASH_ARM, ZK_FLASH_ARM_KEY) ||
+            zk_reg_write(&g_dev, g_fl.base + ZK_FLASH_FIRE, ZK_FLASH_FIRE_KEY))
             die_fl();
     }
     zk_close(&g_dev); /* the FPGA is reconfiguring: the BAR is gone */

@@ -44,7 +44,7 @@ static int push(fl *f, uint32_t w)
     double t0 = now_s();
     while (!f->free_slots) {
         uint32_t v;
-        if (rd(f, FL_AVAIL, &v))
+        if (rd(f, ZK_FLASH_AVAIL, &v))
             return -1;
         f->free_slots = v & 0xffffu;
         if (v == 0xffffffffu)
@@ -53,7 +53,7 @@ static int push(fl *f, uint32_t w)
             return fail(f, "command FIFO still full after %u ms: %s", f->timeout_ms, strerror(ETIMEDOUT));
     }
     f->free_slots--;
-    return wr(f, FL_CMD, w);
+    return wr(f, ZK_FLASH_CMD, w);
 }
 
 int fl_xfer(fl *f, const uint8_t *out, size_t n_out, uint8_t *in, size_t n_in)
@@ -74,11 +74,11 @@ int fl_xfer(fl *f, const uint8_t *out, size_t n_out, uint8_t *in, size_t n_in)
     double t0 = now_s();
     while (got < n_in) { /* pop only what the occupancy says is there */
         uint32_t v;
-        if (rd(f, FL_AVAIL, &v))
+        if (rd(f, ZK_FLASH_AVAIL, &v))
             return -1;
         uint32_t occ = (v >> 16) & 0x7fffu;
         for (uint32_t k = 0; k < occ && got < n_in; k++) {
-            if (rd(f, FL_CMD, &v))
+            if (rd(f, ZK_FLASH_CMD, &v))
                 return -1;
             if (v & EMPTY)
                 return fail(f, "response FIFO empty although its occupancy was %u", occ);
@@ -209,15 +209,15 @@ int fl_open(fl *f, zk_dev *d, uint32_t base, unsigned sclk_half, unsigned timeou
     memset(f, 0, sizeof *f);
     f->d = d, f->base = base, f->timeout_ms = timeout_ms;
     uint32_t v, info;
-    if (rd(f, FL_ID, &v))
+    if (rd(f, ZK_FLASH_ID, &v))
         return -1;
-    if (v != FL_ID_VALUE)
-        return fail(f, "no flash controller at 0x%05x (ID 0x%08x, expected 0x%08x)", base, v, FL_ID_VALUE);
-    if (rd(f, FL_INFO, &info))
+    if (v != ZK_FLASH_ID_VALUE)
+        return fail(f, "no flash controller at 0x%05x (ID 0x%08x, expected 0x%08x)", base, v, ZK_FLASH_ID_VALUE);
+    if (rd(f, ZK_FLASH_INFO, &info))
         return -1;
     f->cmd_depth = 1u << (info & 15), f->rsp_depth = 1u << (info >> 4 & 15);
-    if (wr(f, FL_MODE, 0) || wr(f, FL_SCLK, sclk_half) || wr(f, FL_SETUP, 1) || wr(f, FL_HOLD, 1) ||
-        wr(f, FL_DISABLE, 1) || wr(f, FL_SS_POL, 0) || wr(f, FL_PINS, 3))
+    if (wr(f, ZK_FLASH_MODE, 0) || wr(f, ZK_FLASH_SCLK, sclk_half) || wr(f, ZK_FLASH_SETUP, 1) || wr(f, ZK_FLASH_HOLD, 1) ||
+        wr(f, ZK_FLASH_DISABLE, 1) || wr(f, ZK_FLASH_SS_POL, 0) || wr(f, ZK_FLASH_PINS, 3))
         return -1;
     /* a byte with CS# high: STARTUPE3 swallows the first USRCCLKO edges after configuration (UG570) */
     if (push(f, WR(0xff)))

@@ -7,28 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FL_BASE_DEFAULT 0x20000u /* the flash window on the user BAR */
-/* FlashCtrl registers (offsets in its window) */
-#define FL_CMD 0x000u
-#define FL_AVAIL 0x004u
-#define FL_MODE 0x008u
-#define FL_SCLK 0x020u
-#define FL_SETUP 0x024u
-#define FL_HOLD 0x028u
-#define FL_DISABLE 0x02Cu
-#define FL_SS_POL 0x030u
-#define FL_WBSTAR 0x100u
-#define FL_ARM 0x104u
-#define FL_FIRE 0x108u
-#define FL_ICAP_STATUS 0x10Cu
-#define FL_PINS 0x110u
-#define FL_ID 0x120u
-#define FL_INFO 0x124u
-#define FL_IDCODE 0x128u
-#define FL_ID_VALUE 0x464C5348u
-#define FL_ARM_KEY 0x41524D21u
-#define FL_FIRE_KEY 0x49505247u
-
+#define FL_BASE_DEFAULT ZK_USER_BAR_FLASH /* the flash window on the user BAR */
+/* FlashCtrl registers (offsets in its window) and keys: ZK_FLASH_* (zk_contract.h, from FlashCtrlRegs) */
 #define FL_PAGE 256u
 #define FL_SUBSECTOR 4096u
 #define FL_SECTOR 65536u

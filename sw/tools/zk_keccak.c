@@ -8,10 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* KeccakSpeedRegs */
-enum { R_CONTROL = 0x000, R_RETC = 0x004, R_ERROR = 0x008, R_INFO = 0x010, R_CHK = 0x128, R_TEST_CHOICE = 0x134,
-       R_NB_ELMTS = 0x138, R_FREQ = 0x13C, R_NB_TEST_RUNS = 0x140, R_NB_ROUNDS = 0x144, R_CYCLES = 0x148,
-       R_PERMS = 0x150, R_CALLS = 0x158 };
+/* KeccakSpeed's registers: ZK_KECCAK_SPEED_* (zk_contract.h, from KeccakSpeedRegs in KeccakSpeed.scala) */
 
 static void usage(FILE *f)
 {
@@ -83,28 +80,28 @@ static int run_speed(tool_dev *t, int argc, char **argv)
     if (tool_open(&d, t, ZK_USER))
         return 1;
     zk_install_signals();
-    uint32_t ctl = rd(&d, R_CONTROL);
+    uint32_t ctl = rd(&d, ZK_KECCAK_SPEED_CONTROL);
     if (ctl == 0xffffffffu)
         die("%s_user: the core does not answer (registers read all ones)", d.prefix);
-    if (ctl & 1)
+    if (ctl & ZK_KECCAK_SPEED_STATUS_BUSY)
         die("%s_user: the core is busy with another job (CONTROL 0x%x); zk-status --reset frees it", d.prefix, ctl);
-    wr(&d, R_TEST_CHOICE, 0);
-    wr(&d, R_NB_ELMTS, (uint32_t)elmts);
-    wr(&d, R_FREQ, (uint32_t)freq);
-    wr(&d, R_NB_TEST_RUNS, (uint32_t)runs);
-    wr(&d, R_NB_ROUNDS, (uint32_t)rounds);
+    wr(&d, ZK_KECCAK_SPEED_TEST_CHOICE, 0);
+    wr(&d, ZK_KECCAK_SPEED_NB_ELMTS, (uint32_t)elmts);
+    wr(&d, ZK_KECCAK_SPEED_FREQ, (uint32_t)freq);
+    wr(&d, ZK_KECCAK_SPEED_NB_TEST_RUNS, (uint32_t)runs);
+    wr(&d, ZK_KECCAK_SPEED_NB_ROUNDS, (uint32_t)rounds);
     double t0 = now_s(), last_move = t0;
-    wr(&d, R_CONTROL, 1);
+    wr(&d, ZK_KECCAK_SPEED_CONTROL, 1);
     uint32_t perms = 0;
     for (;;) {
         if (zk_interrupted())
             interrupted(&d);
-        ctl = rd(&d, R_CONTROL);
+        ctl = rd(&d, ZK_KECCAK_SPEED_CONTROL);
         if (ctl == 0xffffffffu)
             die("%s_user: the core stopped answering (registers read all ones)", d.prefix);
-        if ((ctl & 2) && !(ctl & 1))
+        if ((ctl & ZK_KECCAK_SPEED_STATUS_DONE) && !(ctl & ZK_KECCAK_SPEED_STATUS_BUSY))
             break;
-        uint32_t p = rd(&d, R_PERMS);
+        uint32_t p = rd(&d, ZK_KECCAK_SPEED_PERMS);
         double now = now_s();
         if (p != perms) {
             perms = p;
@@ -115,15 +112,18 @@ static int run_speed(tool_dev *t, int argc, char **argv)
         }
     }
     double secs = now_s() - t0;
-    uint32_t retc = rd(&d, R_RETC), err = rd(&d, R_ERROR);
-    unsigned long long chk = rd(&d, R_CHK) | (unsigned long long)rd(&d, R_CHK + 4) << 32;
-    unsigned long long cyc = rd(&d, R_CYCLES) | (unsigned long long)rd(&d, R_CYCLES + 4) << 32;
-    unsigned long long prm = rd(&d, R_PERMS) | (unsigned long long)rd(&d, R_PERMS + 4) << 32;
-    uint32_t calls = rd(&d, R_CALLS), info = rd(&d, R_INFO);
+    uint32_t retc = rd(&d, ZK_KECCAK_SPEED_RETC), err = rd(&d, ZK_KECCAK_SPEED_ERROR);
+    unsigned long long chk = rd(&d, ZK_KECCAK_SPEED_CHECKSUM) | (unsigned long long)rd(&d, ZK_KECCAK_SPEED_CHECKSUM + 4) << 32;
+    unsigned long long cyc = rd(&d, ZK_KECCAK_SPEED_CYCLES) | (unsigned long long)rd(&d, ZK_KECCAK_SPEED_CYCLES + 4) << 32;
+    unsigned long long prm = rd(&d, ZK_KECCAK_SPEED_PERMS) | (unsigned long long)rd(&d, ZK_KECCAK_SPEED_PERMS + 4) << 32;
+    uint32_t calls = rd(&d, ZK_KECCAK_SPEED_CALLS), info = rd(&d, ZK_KECCAK_SPEED_INFO);
     zk_close(&d);
-    if (ctl & 8) {
-        fprintf(stderr, "zk-keccak: the core refused the job (RETC 0x%x, ERROR 0x%x:%s%s%s)\n", retc, err,
-                err & 1 ? " freq=0" : "", err & 2 ? " rounds=0" : "", err & 4 ? " test_choice" : "");
+    if (ctl & ZK_KECCAK_SPEED_STATUS_REFUSED) {
+        fprintf(stderr, "zk-keccak: the core refused the job (RETC 0x%x, ERROR 0x%x:", retc, err);
+        for (const zk_code_desc *c = ZK_KECCAK_SPEED_ERROR_CODES; c->name; c++)
+            if (err & c->value)
+                fprintf(stderr, " [%s]", c->doc);
+        fprintf(stderr, ")\n");
         return 1;
     }
     printf("checksum %016llx\ncycles %llu\npermutations %llu\ncalls %u\nunits %u rounds_per_cycle %u\n", chk, cyc, prm,

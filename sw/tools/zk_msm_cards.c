@@ -19,15 +19,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { R_CONTROL = 0x00, R_ERROR = 0x04, R_COUNT = 0x08, R_CYCLES = 0x10, R_BUSY = 0x18, R_ERROR_INDEX = 0x34,
-       R_INFO = 0x38, R_FRAMING = 0x44, R_ADDERS = 0x48, R_PARTIALS = 0x4C, R_ADDER_BUSY = 0x50 };
+/* the engine's registers: ZK_MSM_* (zk_contract.h, from MsmAxisRegs in MsmAxis.scala) */
 #define REC ZKMSM_RECORD_BYTES
 #define SC ZKMSM_SCALAR_BYTES
 
 int msm_check_card(zk_dev *d, size_t nw, const char *wspec)
 {
     uint32_t info = 0, partials = 0;
-    if (zk_reg_read(d, R_INFO, &info) || zk_reg_read(d, R_PARTIALS, &partials)) {
+    if (zk_reg_read(d, ZK_MSM_INFO, &info) || zk_reg_read(d, ZK_MSM_PARTIALS, &partials)) {
         fprintf(stderr, "%s\n", zk_error(d));
         return 1;
     }
@@ -83,17 +82,14 @@ static void masked_scalars(const msm_input *in, uint8_t *sc, size_t lo, size_t h
     }
 }
 
+/* the ERROR bits set, with their meaning (ZK_MSM_ERROR_CODES: the masks) */
 static const char *error_bits(uint32_t err, char *buf, size_t len)
 {
-    static const char *why[] = {"a scalar >= the bound", "scalar stream: TLAST before the last scalar",
-                                "scalar stream: no TLAST on the last scalar", "point stream: TLAST before the last point",
-                                "point stream: no TLAST on the last point", "a point record with bits above 1131",
-                                "watchdog: a stream stopped", "a start while busy"};
     size_t o = 0;
     buf[0] = 0;
-    for (int b = 0; b < 8 && o < len; b++)
-        if (err >> b & 1)
-            o += (size_t)snprintf(buf + o, len - o, " [%s]", why[b]);
+    for (const zk_code_desc *c = ZK_MSM_ERROR_CODES; c->name && o < len; c++)
+        if (err & c->value)
+            o += (size_t)snprintf(buf + o, len - o, " [%s]", c->doc);
     return buf;
 }
 
@@ -102,7 +98,7 @@ static int range_failed(zk_dev *d, char *err, size_t errlen, const char *why)
 {
     snprintf(err, errlen, "%s", why);
     fprintf(stderr, "zk-msm: %s: %s; resetting the engine\n", d->prefix, zk_interrupted() ? "interrupted" : "job failed");
-    if (zk_reg_write(d, R_CONTROL, 2) || zk_soft_reset(d))
+    if (zk_reg_write(d, ZK_MSM_CONTROL, 2) || zk_soft_reset(d))
         fprintf(stderr, "%s\n", zk_error(d));
     return -1;
 }
@@ -125,7 +121,7 @@ static int run_range(void *vx, int k, size_t first, size_t count, char *err, siz
         hi = 256; /* the top window takes every remaining bit */
     masked_scalars(in, c->sc, lo, hi);
     uint32_t partials = 0;
-    if (zk_reg_read(d, R_PARTIALS, &partials))
+    if (zk_reg_read(d, ZK_MSM_PARTIALS, &partials))
         return range_failed(d, err, errlen, zk_error(d));
     if (partials > 4096)
         return range_failed(d, err, errlen, "the engine's PARTIALS register reads above 4,096 (a hung core?)");
@@ -136,8 +132,8 @@ static int run_range(void *vx, int k, size_t first, size_t count, char *err, siz
     r->records = records;
     r->partials = partials;
     /* a clean start: soft reset (clears a previous job's error, empties the input FIFOs), COUNT, start */
-    if (zk_reg_write(d, R_CONTROL, 2) || zk_reg_write(d, R_COUNT, (uint32_t)in->n) ||
-        zk_reg_write(d, R_FRAMING, in->chunk && !in->strict) || zk_reg_write(d, R_CONTROL, 1))
+    if (zk_reg_write(d, ZK_MSM_CONTROL, 2) || zk_reg_write(d, ZK_MSM_COUNT, (uint32_t)in->n) ||
+        zk_reg_write(d, ZK_MSM_FRAMING, in->chunk && !in->strict) || zk_reg_write(d, ZK_MSM_CONTROL, 1))
         return range_failed(d, err, errlen, zk_error(d));
     size_t per = in->chunk ? (in->chunk + 1) / 2 : 0, sbeats = (in->n + 1) / 2, ch;
     zk_stream s[2];
@@ -154,13 +150,13 @@ static int run_range(void *vx, int k, size_t first, size_t count, char *err, siz
     if (zk_run_pair(d, s, ch, ZK_PAIR_PARALLEL, in->channel, r->readout, records * REC))
         snprintf(why, sizeof why, "%s", zk_error(d));
     uint32_t e = 0, eidx = 0;
-    if (zk_reg_read(d, R_ERROR, &e) || zk_reg_read(d, R_ERROR_INDEX, &eidx) || zk_reg_read(d, R_CYCLES, &r->cycles) ||
-        zk_reg_read(d, R_BUSY, &r->busy) || zk_reg_read(d, R_ADDERS, &r->adders))
+    if (zk_reg_read(d, ZK_MSM_ERROR, &e) || zk_reg_read(d, ZK_MSM_ERROR_INDEX, &eidx) || zk_reg_read(d, ZK_MSM_CYCLES, &r->cycles) ||
+        zk_reg_read(d, ZK_MSM_BUSY, &r->busy) || zk_reg_read(d, ZK_MSM_ADDERS, &r->adders))
         return range_failed(d, err, errlen, why[0] ? why : zk_error(d));
     if (r->adders > MAX_ADDERS)
         r->adders = 0; /* not an engine this tool knows: no per-adder figures */
     for (uint32_t a = 0; a < r->adders; a++)
-        if (zk_reg_read(d, R_ADDER_BUSY + 8 * a, &r->adder_busy[a]))
+        if (zk_reg_read(d, ZK_MSM_ADDER_BUSY + 8 * a, &r->adder_busy[a]))
             return range_failed(d, err, errlen, zk_error(d));
     if (e && e != 0xffffffffu) {
         char bits[400];

@@ -18,9 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* PoseidonRegs (PoseidonAxis.scala), in the core's window of the user BAR */
-enum { REG_INFO = 0x00, REG_CONTROL = 0x08, REG_FRAMES = 0x10, REG_DIGESTS = 0x14, REG_FLAGGED = 0x18,
-       REG_ERR_RANGE = 0x1C, REG_ERR_ARITY = 0x20, REG_ERR_LENGTH = 0x24 };
+/* the core's registers: ZK_POSEIDON_* (zk_contract.h, from PoseidonRegs in PoseidonAxis.scala) */
 #define MAX_ELEMS 64 /* a line longer than this is refused by the parser (the widest arity is 11) */
 
 static void usage(FILE *f)
@@ -191,9 +189,9 @@ typedef struct run_ctx {
 
 static int read_counters(zk_dev *d, counters *c)
 {
-    return zk_reg_read(d, REG_FRAMES, &c->frames) || zk_reg_read(d, REG_DIGESTS, &c->digests) ||
-           zk_reg_read(d, REG_FLAGGED, &c->flagged) || zk_reg_read(d, REG_ERR_RANGE, &c->range) ||
-           zk_reg_read(d, REG_ERR_ARITY, &c->arity) || zk_reg_read(d, REG_ERR_LENGTH, &c->length) ||
+    return zk_reg_read(d, ZK_POSEIDON_FRAMES_IN, &c->frames) || zk_reg_read(d, ZK_POSEIDON_DIGESTS_OUT, &c->digests) ||
+           zk_reg_read(d, ZK_POSEIDON_FLAGGED_OUT, &c->flagged) || zk_reg_read(d, ZK_POSEIDON_ERR_RANGE, &c->range) ||
+           zk_reg_read(d, ZK_POSEIDON_ERR_ARITY, &c->arity) || zk_reg_read(d, ZK_POSEIDON_ERR_LENGTH, &c->length) ||
            zk_reg_read(d, ZK_SYS_STATUS, &c->sys_frames) || zk_reg_read(d, ZK_SYS_STATUS + 4, &c->sys_partial);
 }
 
@@ -345,7 +343,7 @@ int main(int argc, char **argv)
     for (int k = 0; k < n; k++) {
         cards[k].d = devs[k];
         uint32_t info;
-        if (zk_reg_read(&cards[k].d, REG_INFO, &info)) {
+        if (zk_reg_read(&cards[k].d, ZK_POSEIDON_INFO, &info)) {
             fprintf(stderr, "%s\n", zk_error(&cards[k].d));
             mask = 0;
             break;

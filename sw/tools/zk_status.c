@@ -5,23 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct reg { const char *name; uint32_t off; int wide; } reg;
-
-/* KeccakSpeedRegs (hw/src/zkspinal/keccak/KeccakSpeed.scala) */
-static const reg KECCAK_SPEED[] = {{"control", 0x000, 0}, {"retc", 0x004, 0}, {"error", 0x008, 0}, {"info", 0x010, 0},
-                                   {"checksum", 0x128, 2}, {"test_choice", 0x134, 0}, {"nb_elmts", 0x138, 0},
-                                   {"freq", 0x13C, 0}, {"nb_test_runs", 0x140, 0}, {"nb_rounds", 0x144, 0},
-                                   {"cycles", 0x148, 1}, {"perms", 0x150, 1}, {"calls", 0x158, 0}, {NULL, 0, 0}};
-/* PoseidonRegs (hw/src/zkspinal/poseidon/PoseidonAxis.scala) */
-static const reg POSEIDON[] = {{"info", 0x00, 0}, {"info2", 0x04, 0}, {"frames_in", 0x10, 0}, {"digests_out", 0x14, 0},
-                               {"flagged_out", 0x18, 0}, {"err_range", 0x1C, 0}, {"err_arity", 0x20, 0},
-                               {"err_length", 0x24, 0}, {"in_flight", 0x28, 0}, {"cycles", 0x2C, 0}, {NULL, 0, 0}};
-/* MsmAxisRegs (hw/src/zkspinal/msm/MsmAxis.scala) */
-static const reg MSM[] = {{"control", 0x00, 0}, {"error", 0x04, 0}, {"count", 0x08, 0}, {"timeout", 0x0C, 0},
-                          {"cycles", 0x10, 1}, {"busy", 0x18, 1}, {"acc_cycles", 0x20, 1}, {"stalls", 0x28, 0},
-                          {"deferred", 0x2C, 0}, {"starved", 0x30, 0}, {"error_index", 0x34, 0}, {"info", 0x38, 0},
-                          {"phase", 0x3C, 0}, {"consumed", 0x40, 0}, {"framing", 0x44, 0}, {"adders", 0x48, 0},
-                          {"partials", 0x4C, 0}, {"spilled", 0x90, 0}, {NULL, 0, 0}};
+/* the register maps: zk_contract.h, generated from the hardware's declarations (ZK_<CORE>_REGS) */
 /* status outputs the system block shows, per core (then the board's adapters': InbandLast for Poseidon) */
 static const char *SPONGE_STATUS[] = {"messages", "errors", NULL};
 static const char *POSEIDON_STATUS[] = {"inband_frames", "inband_partial", NULL};
@@ -102,17 +86,17 @@ int main(int argc, char **argv)
     if (list)
         return optind == argc ? list_cards(&t) : (usage(stderr), 2);
     const char **status = NULL;
-    const reg *regs = NULL;
+    const zk_reg_desc *regs = NULL;
     if (!strcmp(core, "keccak-speed"))
-        regs = KECCAK_SPEED;
+        regs = ZK_KECCAK_SPEED_REGS;
     else if (!strcmp(core, "keccak-sponge"))
         status = SPONGE_STATUS;
     else if (!strcmp(core, "pair"))
         status = PAIR_STATUS;
     else if (!strcmp(core, "poseidon"))
-        regs = POSEIDON, status = POSEIDON_STATUS;
+        regs = ZK_POSEIDON_REGS, status = POSEIDON_STATUS;
     else if (!strcmp(core, "msm"))
-        regs = MSM;
+        regs = ZK_MSM_REGS;
     else if (strcmp(core, "none")) {
         usage(stderr);
         return 2;
@@ -153,20 +137,25 @@ int main(int argc, char **argv)
             die_dev(&d, 1);
         printf("%s %u\n", status[i], v);
     }
-    for (int i = 0; regs && regs[i].name; i++) {
-        if (zk_reg_read(&d, regs[i].off, &v) || (regs[i].wide && zk_reg_read(&d, regs[i].off + 4, &hi)))
+    for (int i = 0, first = 1; regs && regs[i].name; i++) {
+        if (!regs[i].host)
+            continue;
+        hi = 0;
+        if (zk_reg_read(&d, regs[i].off, &v) || (regs[i].words == 2 && zk_reg_read(&d, regs[i].off + 4, &hi)))
             die_dev(&d, 1);
-        if (i == 0 && v == 0xffffffffu) {
+        if (first && v == 0xffffffffu) {
             fprintf(stderr, "zk-status: %s_user: the core does not answer (registers read all ones)\n", d.prefix);
             rc = 1;
             break;
         }
-        if (regs[i].wide == 2)
-            printf("%s 0x%016llx\n", regs[i].name, (unsigned long long)hi << 32 | v);
-        else if (regs[i].wide)
-            printf("%s %llu\n", regs[i].name, (unsigned long long)hi << 32 | v);
+        first = 0;
+        unsigned long long x = (unsigned long long)hi << 32 | v;
+        if (regs[i].show == 2)
+            printf("%s 0x%016llx\n", regs[i].name, x);
+        else if (regs[i].show == 1)
+            printf("%s %llu\n", regs[i].name, x);
         else
-            printf("%s 0x%x\n", regs[i].name, v);
+            printf("%s 0x%llx\n", regs[i].name, x);
     }
     for (int i = 0; i < n_extra; i++) {
         if (zk_reg_read(&d, extra[i], &v))

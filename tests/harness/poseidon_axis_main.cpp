@@ -17,6 +17,7 @@
 #include <memory>
 
 #include "verilated.h"
+#include "zk_contract.h" // the register offsets (PoseidonRegs)
 #include TOP_HEADER
 
 static TOP_CLASS *dut;
@@ -156,8 +157,10 @@ int main(int argc, char **argv) {
     dut->s_axis_tvalid = 0;
     dut->m_axis_tready = 1;
     tick();
-    uint32_t frames_in = axil_read(0x10), digests = axil_read(0x14), flagged = axil_read(0x18);
-    uint32_t e_range = axil_read(0x1C), e_arity = axil_read(0x20), e_length = axil_read(0x24), in_flight = axil_read(0x28);
+    uint32_t frames_in = axil_read(ZK_POSEIDON_FRAMES_IN), digests = axil_read(ZK_POSEIDON_DIGESTS_OUT);
+    uint32_t flagged = axil_read(ZK_POSEIDON_FLAGGED_OUT), e_range = axil_read(ZK_POSEIDON_ERR_RANGE);
+    uint32_t e_arity = axil_read(ZK_POSEIDON_ERR_ARITY), e_length = axil_read(ZK_POSEIDON_ERR_LENGTH);
+    uint32_t in_flight = axil_read(ZK_POSEIDON_IN_FLIGHT);
     printf("{\"cycles\": %" PRIu64 ", \"frames\": %" PRIu64 ", \"beats\": %" PRIu64 ", \"outputs\": %" PRIu64
            ", \"frames_in\": %u, \"digests_out\": %u, \"flagged_out\": %u, \"err_range\": %u, \"err_arity\": %u"
            ", \"err_length\": %u, \"in_flight\": %u}\n",

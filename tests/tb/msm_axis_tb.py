@@ -20,6 +20,7 @@ import cocotb
 from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
 from cocotbext.axi import AxiLiteBus, AxiLiteMaster, AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
 
+from reference_model import contract as C
 from reference_model import msm as M
 from reference_model import msm_formats as MF
 from reference_model.curves import FQ
@@ -27,17 +28,24 @@ from reference_model.msm_data import generate
 from simrun import top_info
 from tb import axi
 
-CONTROL, ERROR, COUNT, TIMEOUT, CYCLES, BUSY, ACC_CYCLES = 0x00, 0x04, 0x08, 0x0C, 0x10, 0x18, 0x20
-STALLS, DEFERRED, STARVED, ERROR_INDEX, INFO, PHASE, CONSUMED, FRAMING = 0x28, 0x2C, 0x30, 0x34, 0x38, 0x3C, 0x40, 0x44
-ADDERS, PARTIALS, SPILLED = 0x48, 0x4C, 0x90
+# the register map (MsmAxisRegs), CONTROL's read bits (MsmStatus) and ERROR's bits (MsmErrors)
+CONTROL, ERROR, COUNT, TIMEOUT, CYCLES, BUSY, ACC_CYCLES = (
+    C.MSM_CONTROL, C.MSM_ERROR, C.MSM_COUNT, C.MSM_TIMEOUT, C.MSM_CYCLES, C.MSM_BUSY, C.MSM_ACC_CYCLES)
+STALLS, DEFERRED, STARVED, ERROR_INDEX, INFO, PHASE, CONSUMED, FRAMING = (
+    C.MSM_STALLS, C.MSM_DEFERRED, C.MSM_STARVED, C.MSM_ERROR_INDEX, C.MSM_INFO, C.MSM_PHASE, C.MSM_CONSUMED,
+    C.MSM_FRAMING)
+ADDERS, PARTIALS, SPILLED = C.MSM_ADDERS, C.MSM_PARTIALS, C.MSM_SPILLED
 
 
 def adder_busy(a: int) -> int:
     """BUSY of adder a (lo; hi at + 4)"""
-    return 0x50 + 8 * a
-ST_BUSY, ST_DONE, ST_ERROR, ST_IDLE = 1, 2, 4, 8
+    return C.MSM_ADDER_BUSY + 8 * a
+
+
+ST_BUSY, ST_DONE, ST_ERROR, ST_IDLE = C.MSM_STATUS_BUSY, C.MSM_STATUS_DONE, C.MSM_STATUS_ERROR, C.MSM_STATUS_IDLE
 E_RANGE, E_SCALARS_SHORT, E_SCALARS_LONG, E_POINTS_SHORT, E_POINTS_LONG, E_PADDING, E_TIMEOUT, E_REFUSED = (
-    1 << i for i in range(8))
+    C.MSM_ERROR_CODES[k][0] for k in ("scalar_range", "scalars_short", "scalars_long", "points_short", "points_long",
+                                      "padding", "timeout", "refused"))
 
 
 def layout_of(info: dict) -> M.WindowLayout:

@@ -16,6 +16,7 @@ from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
 from cocotbext.axi import AxiLiteBus, AxiLiteMaster, AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
 
+import reference_model.contract as C
 import reference_model.poseidon as P
 from reference_model.poseidon.hash_type import HashType
 
@@ -28,9 +29,7 @@ KNOWN = {
     11: 0x0c0fc1b2e5227f286ca537e232ebe87a09f3dcd8ccb08fc1cee3bbc32b693163,
 }
 # error codes on TUSER (PoseidonErrors) and the register map (PoseidonRegs)
-ERR_RANGE, ERR_ARITY, ERR_LENGTH = 1, 2, 4
-REG = {"info": 0x00, "info2": 0x04, "control": 0x08, "frames_in": 0x10, "digests_out": 0x14, "flagged_out": 0x18,
-       "err_range": 0x1C, "err_arity": 0x20, "err_length": 0x24, "in_flight": 0x28, "cycles": 0x2C}
+ERR_RANGE, ERR_ARITY, ERR_LENGTH = C.POSEIDON_ERROR_RANGE, C.POSEIDON_ERROR_ARITY, C.POSEIDON_ERROR_LENGTH
 CLK_NS = 4
 
 
@@ -157,7 +156,7 @@ class PoseidonTb:
         return int((cocotb.utils.get_sim_time("ns") - t0) / CLK_NS)
 
     async def reg(self, name: str) -> int:
-        return await self.axil.read_dword(REG[name])
+        return await self.axil.read_dword(C.POSEIDON_REGS[name][0])
 
     def random_preimages(self, count_per_arity: int) -> list[list[int]]:
         pres = [[self.r.randrange(PRIME) for _ in range(a)] for a in self.arities for _ in range(count_per_arity)]
@@ -237,7 +236,7 @@ async def cocotb_bad_input(dut):
             "err_arity": sum(1 for b in bads if b.want_user & ERR_ARITY),
             "err_length": sum(1 for b in bads if b.want_user & ERR_LENGTH)}
     assert counts == want, f"counters {counts}, expected {want}"
-    await tb.axil.write_dword(REG["control"], 1)
+    await tb.axil.write_dword(C.POSEIDON_CONTROL, 1)
     assert await tb.reg("frames_in") == 0 and await tb.reg("err_range") == 0
     dut._log.info(f"{len(bads)} malformed frames flagged among {len(jobs)}; counters {counts}")
 

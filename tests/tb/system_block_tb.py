@@ -12,13 +12,15 @@ from cocotb.triggers import ClockCycles, RisingEdge
 from cocotbext.axi import AxiLiteBus, AxiLiteMaster
 from cocotbext.axi.constants import AxiResp
 
+from reference_model import contract as C
 from tb import axi
 
-ID, RESET, INFO, BAD, STATUS = 0x000, 0x004, 0x008, 0x00C, 0x010
-KIND, CONFIG, VERSION = 0xFF4, 0xFF8, 0xFFC
+# SystemBlockRegs
+ID, RESET, INFO, BAD, STATUS = C.SYSTEM_ID, C.SYSTEM_RESET, C.SYSTEM_INFO, C.SYSTEM_BAD, C.SYSTEM_STATUS
+KIND, CONFIG, VERSION = C.SYSTEM_KIND, C.SYSTEM_CONFIG, C.SYSTEM_VERSION
 IDENT = {"kind": KIND, "config": CONFIG, "version": VERSION}
-MAGIC = 0x7A6B5359
-REVISION = 1  # INFO[23:16]: the map with the identity words
+MAGIC = C.SYSTEM_MAGIC
+REVISION = C.SYSTEM_REVISION  # INFO[23:16]: the map with the identity words
 
 
 def info() -> dict:

@@ -20,6 +20,7 @@ from reference_model import msm_formats as MF
 from reference_model.curves import FQ
 
 HARNESS = Path(__file__).resolve().parent / "msm_harness.cpp"
+CONTRACT = Path(__file__).resolve().parents[2] / "sw" / "lib" / "zk_contract.h"  # the harness includes it
 
 
 def build(top: str, waves: bool | None = None) -> Path:
@@ -28,7 +29,8 @@ def build(top: str, waves: bool | None = None) -> Path:
     sources = simrun.top_sources(top)
     out = simrun.SIM_BUILD / "cpp" / (top + ("_waves" if waves else ""))
     exe = out / "msm_harness"
-    stamp = hashlib.md5(b"".join(s.read_bytes() for s in sources) + HARNESS.read_bytes() + str(waves).encode()).hexdigest()
+    stamp = hashlib.md5(b"".join(s.read_bytes() for s in sources) + HARNESS.read_bytes() + CONTRACT.read_bytes() +
+                        str(waves).encode()).hexdigest()
     stamp_file = out / ".zk_stamp"
     with locked(out.with_name(out.name + ".lock")):  # parallel workers: one builds, the others reuse
         if exe.exists() and stamp_file.exists() and stamp_file.read_text() == stamp:
@@ -38,7 +40,7 @@ def build(top: str, waves: bool | None = None) -> Path:
 
 def _build(top: str, sources: list, out: Path, exe: Path, stamp_file: Path, stamp: str, waves: bool) -> Path:
     out.mkdir(parents=True, exist_ok=True)
-    cflags = f"-DTOP_HEADER='\"V{top}.h\"' -DTOP_CLASS=V{top} -O2" + (" -DZK_TRACE" if waves else "")
+    cflags = f"-DTOP_HEADER='\"V{top}.h\"' -DTOP_CLASS=V{top} -O2 -I{CONTRACT.parent}" + (" -DZK_TRACE" if waves else "")
     cmd = ["verilator", "--cc", "--exe", "--build", "-O3", "--x-assign", "fast", "--x-initial", "fast",
            "-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", top, "--Mdir", str(out), "-o", "msm_harness",
            "-CFLAGS", cflags, "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include", *map(str, sources), str(HARNESS)]

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "verilated.h"
+#include "zk_contract.h" // the register offsets (MsmAxisRegs)
 #include TOP_HEADER
 #ifdef ZK_TRACE
 #include "verilated_fst_c.h"
@@ -110,7 +111,7 @@ static uint64_t rd64(uint32_t a) { uint64_t lo = axil_read(a); return lo | (uint
 // read-address channel before the evaluation of a cycle, done() takes the handshakes seen before the clock edge.
 struct Sampler {
   // BUSY (lo), STALLS, CONSUMED, PHASE, then BUSY (lo) of each adder (set by addAdders)
-  std::vector<uint32_t> regs = {0x18, 0x28, 0x40, 0x3C};
+  std::vector<uint32_t> regs = {ZK_MSM_BUSY, ZK_MSM_STALLS, ZK_MSM_CONSUMED, ZK_MSM_PHASE};
   std::vector<std::string> names = {"busy", "stalls", "consumed", "phase"};
   uint64_t every = 0, next = 0, start = 0;
   int idx = -1;  // register being read, -1 idle
@@ -121,7 +122,7 @@ struct Sampler {
   std::vector<std::vector<uint32_t>> series;
   void addAdders(uint32_t adders) {
     for (uint32_t a = 0; a < adders; a++) {
-      regs.push_back(0x50 + 8 * a);
+      regs.push_back(ZK_MSM_ADDER_BUSY + 8 * a);
       names.push_back("adder_busy_" + std::to_string(a));
     }
     vals.assign(regs.size(), 0);
@@ -201,10 +202,10 @@ int main(int argc, char **argv) {
   for (int i = 0; i < 4; i++) tick();
   dut->aresetn = 1;
   tick();
-  const uint32_t adders = axil_read(0x48);  // ADDERS
+  const uint32_t adders = axil_read(ZK_MSM_ADDERS);
   sampler.addAdders(adders);
-  axil_write(0x08, count);
-  axil_write(0x00, 1);
+  axil_write(ZK_MSM_COUNT, count);
+  axil_write(ZK_MSM_CONTROL, 1);
   uint64_t start = cycle;
   sampler.start = sampler.next = start;
   uint64_t nextErrorCheck = start + 0x10000;
@@ -233,20 +234,20 @@ int main(int argc, char **argv) {
     if (pf) pi++;
     if (sf || pf || of) lastProgress = cycle;
     if (cycle - lastProgress > 10000000ull) {
-      std::fprintf(stderr, "no progress for 10^7 cycles at cycle %llu (ERROR %#x)\n", (unsigned long long)cycle, axil_read(0x04));
+      std::fprintf(stderr, "no progress for 10^7 cycles at cycle %llu (ERROR %#x)\n", (unsigned long long)cycle, axil_read(ZK_MSM_ERROR));
       return 1;
     }
     if (cycle >= nextErrorCheck && sampler.idle() && si == sBeats && pi == pBeats) {  // every input sent: an error ends the job
       nextErrorCheck = cycle + 0x10000;
       dut->m_axis_buckets_tready = 0;
       dut->s_axis_scalars_tvalid = 0; dut->s_axis_points_tvalid = 0;
-      if (axil_read(0x00) & 4) break;
+      if (axil_read(ZK_MSM_CONTROL) & ZK_MSM_STATUS_ERROR) break;
     }
   }
   dut->s_axis_scalars_tvalid = 0; dut->s_axis_points_tvalid = 0; dut->m_axis_buckets_tready = 0;
   uint64_t wall = cycle - start;
   sampler.drain();
-  uint32_t status = axil_read(0x00), error = axil_read(0x04);
+  uint32_t status = axil_read(ZK_MSM_CONTROL), error = axil_read(ZK_MSM_ERROR);
   FILE *f = std::fopen(argv[4], "wb");
   if (!f) { std::perror(argv[4]); return 2; }
   std::fwrite(out.data(), 1, out.size(), f);
@@ -256,10 +257,10 @@ int main(int argc, char **argv) {
   std::fprintf(f, "{\"status\": %u, \"error\": %u, \"cycles\": %llu, \"busy\": %llu, \"acc_cycles\": %llu, "
                "\"stalls\": %u, \"deferred\": %u, \"starved\": %u, \"consumed\": %u, \"harness_cycles\": %llu, "
                "\"info\": %u, \"spilled\": %u, \"partials\": %u, \"adder_busy\": [", status, error,
-               (unsigned long long)rd64(0x10), (unsigned long long)rd64(0x18), (unsigned long long)rd64(0x20),
-               axil_read(0x28), axil_read(0x2C), axil_read(0x30), axil_read(0x40), (unsigned long long)wall,
-               axil_read(0x38), axil_read(0x90), axil_read(0x4C));
-  for (uint32_t a = 0; a < adders; a++) std::fprintf(f, "%s%llu", a ? ", " : "", (unsigned long long)rd64(0x50 + 8 * a));
+               (unsigned long long)rd64(ZK_MSM_CYCLES), (unsigned long long)rd64(ZK_MSM_BUSY), (unsigned long long)rd64(ZK_MSM_ACC_CYCLES),
+               axil_read(ZK_MSM_STALLS), axil_read(ZK_MSM_DEFERRED), axil_read(ZK_MSM_STARVED), axil_read(ZK_MSM_CONSUMED), (unsigned long long)wall,
+               axil_read(ZK_MSM_INFO), axil_read(ZK_MSM_SPILLED), axil_read(ZK_MSM_PARTIALS));
+  for (uint32_t a = 0; a < adders; a++) std::fprintf(f, "%s%llu", a ? ", " : "", (unsigned long long)rd64(ZK_MSM_ADDER_BUSY + 8 * a));
   std::fprintf(f, "]");
   if (sampler.every) sampler.json(f);
   std::fprintf(f, "}\n");

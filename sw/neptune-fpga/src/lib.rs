@@ -16,6 +16,8 @@
 //! Errors are `neptune::Error::Other` with libzkxdma's message (device path, what, strerror).
 // neptune 13 takes generic-array 0.14 arrays, which that crate marks deprecated in favour of 1.x
 #![allow(deprecated)]
+/// register offsets and codes, generated from the hardware (sw/lib/zk_contract.h in Rust)
+pub mod contract;
 mod ffi;
 pub mod tree;
 
@@ -33,8 +35,6 @@ use neptune::{Arity, BatchHasher, Error};
 
 use ffi::*;
 
-/// PoseidonRegs.info: [15:0] the arities built in (bit a = arity a)
-const REG_INFO: u32 = 0x00;
 /// bytes per beat (one field element)
 const BEAT: usize = 32;
 
@@ -180,7 +180,7 @@ impl<A: Arity<Fr>> FpgaBatchHasher<A> {
             }
             dev.timeout_ms = timeout_ms;
             h.devs.push(dev); // closed by Drop from here on
-            let info = reg(h.devs.last_mut().unwrap(), REG_INFO).map_err(Error::Other)?;
+            let info = reg(h.devs.last_mut().unwrap(), contract::POSEIDON_INFO).map_err(Error::Other)?;
             let a = A::to_usize();
             if info == u32::MAX {
                 return Err(Error::Other(format!("{prefix}_user: the core's registers read all ones (a hung core)")));

@@ -2,6 +2,7 @@ package zkspinal.keccak
 
 import spinal.core._
 import spinal.lib._
+import zkspinal.contract.{Contract, Show}
 import zkspinal.system.{CoreIdentity, CoreKind, IdentifiedCore}
 import spinal.lib.bus.amba4.axilite._
 
@@ -16,31 +17,46 @@ case class KeccakSpeedConfig(core: KeccakConfig = KeccakConfig.default, units: I
 }
 
 /** Register map (AXI4-Lite, 32-bit registers, byte addresses).  The job registers sit where the SNAP hls_sponge
-  * action keeps its checksum_job_t fields (action registers from 0x100).
-  *   0x000 CONTROL   write bit 0 = 1: start.  read: bit 0 busy, bit 1 done (until the next start), bit 2 idle,
-  *                   bit 3 error (the last start was refused)
-  *   0x004 RETC      0x102 success, 0x104 failure (SNAP return codes); 0 before the first start
-  *   0x008 ERROR     why the last start was refused: bit 0 freq = 0, bit 1 nb_rounds = 0, bit 2 test_choice is
-  *                   not 0 (SPEED); bit 3 (sticky until the next accepted start): a start or a parameter write
-  *                   arrived while busy and was ignored
-  *   0x010 INFO      read-only: [7:0] units, [15:8] rounds per cycle, [23:16] core slots per unit,
-  *                   [31:24] lanes summed per cycle
-  *   0x128 CHK_OUT   checksum, low word; 0x12C high word (0 after a refused start)
-  *   0x134 TEST_CHOICE  0 = SPEED (the only test this engine runs)
-  *   0x138 NB_ELMTS  run r is computed when nb_elmts > r % freq       (reset 1)
-  *   0x13C FREQ      >= 1                                              (reset 65536)
-  *   0x140 NB_TEST_RUNS  runs 0 .. NB_TEST_RUNS - 1                    (reset 65536)
-  *   0x144 NB_ROUNDS permutations per run, >= 1                        (reset 65536)
-  *   0x148 CYCLES    clock cycles from start to done, low word; 0x14C high word
-  *   0x150 PERMS     permutations performed, low word; 0x154 high word
-  *   0x158 CALLS     test_speed runs computed
-  * Parameter writes while busy are ignored (ERROR bit 3).  Unmapped addresses read 0 and ignore writes.
+  * action keeps its checksum_job_t fields (action registers from 0x100).  Parameter writes while busy are ignored
+  * (ERROR bit 3).  Unmapped addresses read 0 and ignore writes.
   */
-object KeccakSpeedRegs {
-  val control = 0x000; val retc = 0x004; val error = 0x008; val info = 0x010
-  val chkOut = 0x128; val testChoice = 0x134; val nbElmts = 0x138; val freq = 0x13C
-  val nbTestRuns = 0x140; val nbRounds = 0x144; val cycles = 0x148; val perms = 0x150; val calls = 0x158
-  val retcSuccess = 0x102; val retcFailure = 0x104
+object KeccakSpeedRegs extends Contract("keccak_speed", "KeccakSpeed registers (AXI4-Lite, 32-bit, byte offsets; " +
+    "the SNAP hls_sponge action's checksum_job_t places)", "hw/src/zkspinal/keccak/KeccakSpeed.scala") {
+  val control = reg("control", 0x000, "write bit 0 = 1: start.  read: the KeccakSpeedStatus bits")
+  val retc = reg("retc", 0x004, "0x102 success, 0x104 failure (SNAP return codes); 0 before the first start")
+  val error = reg("error", 0x008, "the KeccakSpeedErrors bits: why the last start was refused (bit 3 sticky until " +
+    "the next accepted start)")
+  val info = reg("info", 0x010, "read-only: [7:0] units, [15:8] rounds per cycle, [23:16] core slots per unit, " +
+    "[31:24] lanes summed per cycle")
+  val chkOut = reg("checksum", 0x128, "the checksum (0 after a refused start)", words = 2, show = Show.Hex64)
+  val testChoice = reg("test_choice", 0x134, "0 = SPEED (the only test this engine runs)")
+  val nbElmts = reg("nb_elmts", 0x138, "run r is computed when nb_elmts > r % freq (reset 1)")
+  val freq = reg("freq", 0x13C, ">= 1 (reset 65536)")
+  val nbTestRuns = reg("nb_test_runs", 0x140, "runs 0 .. NB_TEST_RUNS - 1 (reset 65536)")
+  val nbRounds = reg("nb_rounds", 0x144, "permutations per run, >= 1 (reset 65536)")
+  val cycles = reg("cycles", 0x148, "clock cycles from start to done", words = 2, show = Show.Dec)
+  val perms = reg("perms", 0x150, "permutations performed", words = 2, show = Show.Dec)
+  val calls = reg("calls", 0x158, "test_speed runs computed")
+  val retcSuccess = code("retc_success", 0x102, "RETC after a finished job").toInt
+  val retcFailure = code("retc_failure", 0x104, "RETC after a refused start").toInt
+}
+
+/** KeccakSpeed's CONTROL read bits. */
+object KeccakSpeedStatus extends Contract("keccak_speed_status", "KeccakSpeed CONTROL read bits",
+    "hw/src/zkspinal/keccak/KeccakSpeed.scala") {
+  val busy = flag("busy", 0, "a job runs")
+  val done = flag("done", 1, "the last job finished (until the next start)")
+  val idle = flag("idle", 2, "no job runs")
+  val refused = flag("refused", 3, "the last start was refused")
+}
+
+/** KeccakSpeed's ERROR bits. */
+object KeccakSpeedErrors extends Contract("keccak_speed_error", "KeccakSpeed ERROR bits",
+    "hw/src/zkspinal/keccak/KeccakSpeed.scala") {
+  val freqZero = flag("freq_zero", 0, "FREQ = 0")
+  val roundsZero = flag("rounds_zero", 1, "NB_ROUNDS = 0")
+  val testChoice = flag("test_choice", 2, "TEST_CHOICE is not 0 (SPEED)")
+  val busyWrite = flag("busy_write", 3, "a start or a parameter write arrived while busy and was ignored")
 }
 
 class KeccakSpeed(val cfg: KeccakSpeedConfig = KeccakSpeedConfig()) extends Component with AxiClocked with IdentifiedCore {
@@ -87,8 +103,20 @@ class KeccakSpeed(val cfg: KeccakSpeedConfig = KeccakSpeedConfig()) extends Comp
     bus.read(perms(31 downto 0), KeccakSpeedRegs.perms); bus.read(perms(63 downto 32), KeccakSpeedRegs.perms + 4)
     bus.read(callsR, calls)
     bus.read(retcR, retc)
-    bus.read(busyWrite ## reasons, error)
-    bus.read(refused ## !busy ## done ## busy, control)
+    val errorBits = Bits(32 bits)
+    errorBits := 0
+    errorBits(KeccakSpeedErrors.freqZero) := reasons(0)
+    errorBits(KeccakSpeedErrors.roundsZero) := reasons(1)
+    errorBits(KeccakSpeedErrors.testChoice) := reasons(2)
+    errorBits(KeccakSpeedErrors.busyWrite) := busyWrite
+    bus.read(errorBits, error)
+    val status = Bits(32 bits)
+    status := 0
+    status(KeccakSpeedStatus.busy) := busy
+    status(KeccakSpeedStatus.done) := done
+    status(KeccakSpeedStatus.idle) := !busy
+    status(KeccakSpeedStatus.refused) := refused
+    bus.read(status, control)
     bus.read(U(cfg.lanesPerCycle, 8 bits) ## U(slotsPerUnit, 8 bits) ## U(cfg.core.roundsPerCycle, 8 bits) ##
       U(cfg.units, 8 bits), info)
 

@@ -4,52 +4,73 @@ import spinal.core._
 import spinal.lib._
 import spinal.lib.bus.amba4.axilite._
 import spinal.lib.bus.amba4.axis.{Axi4Stream, Axi4StreamConfig}
+import zkspinal.contract.{Contract, Show}
 import zkspinal.keccak.{AxiClocked, AxiStreamNames}
 import zkspinal.system.{CoreIdentity, CoreKind, IdentifiedCore}
 
-/** Register map (AXI4-Lite, 32-bit registers, byte addresses):
-  *   0x00 CONTROL   write: bit 0 start (taken when idle and no error), bit 1 soft reset (aborts a running job,
-  *                  clears the error flags, empties the input FIFOs).  read: bit 0 busy, bit 1 done (the last job
-  *                  returned every bucket), bit 2 error, bit 3 idle
-  *   0x04 ERROR     sticky until soft reset; any of bits 0..6 aborts the job and from then on both input streams
-  *                  are drained (tready = 1, data discarded) until soft reset:
-  *                  bit 0 a scalar >= the bound (r)           bit 1 scalar stream: tlast before scalar COUNT-1
-  *                  bit 2 scalar stream: no tlast on the beat holding scalar COUNT-1 (longer than COUNT)
-  *                  bit 3 point stream: tlast before the last beat of point COUNT-1
-  *                  bit 4 point stream: no tlast on the last beat of point COUNT-1
-  *                  bit 5 a point record with non-zero bits above 1131
-  *                  bit 6 watchdog: points still due and no input for TIMEOUT cycles (a stream that stopped)
-  *                  bit 7 a start arrived while busy or with an error pending (ignored; does not abort)
-  *   0x08 COUNT     points (= scalars) of the next job; written while idle
-  *   0x0C TIMEOUT   watchdog cycles (reset 2^24)
-  *   0x10 CYCLES    start to done (lo, 0x14 hi)       0x18 BUSY   additions issued, every adder (lo, 0x1C hi)
-  *   0x20 ACC_CYCLES accumulate + flush cycles (lo, 0x24 hi)
-  *   0x28 STALLS    cycles an addition waited for room in the retry queue   0x2C DEFERRED  additions sent to the
-  *                  retry queue (their bucket was busy)
-  *   0x30 STARVED   cycles an adder idled with points due and none queued    0x34 ERROR_INDEX  index of the first error
-  *                  (STALLS, DEFERRED, STARVED, SPILLED: summed over the adders)
-  *   0x38 INFO      [7:0] windows, [15:8] retry queue depth, [31:16] adder latency
-  *   0x3C PHASE     [2:0] core phase (0 idle, 1 clear, 2 accumulate, 3 flush, 4 read-out)
-  *   0x40 CONSUMED  points accumulated so far
-  *   0x44 FRAMING   bit 0 packets: a stream may carry tlast before its last element (error bits 1 and 3 are not
-  *                  raised), as it does when the host writes it in chunks through XDMA, which ends every write
-  *                  with tlast; the element count alone frames the job (a stream that stops early ends in the
-  *                  watchdog, bit 6).  0 after reset: tlast exactly on each stream's last element.  Written while idle.
-  *   0x48 ADDERS    number of bucket adders A (window j belongs to adder j mod A)
-  *   0x4C PARTIALS  partial bucket records that follow the buckets in the read-out (A x partial buckets per adder)
-  *   0x50 + 8a      BUSY of adder a (lo, +4 hi), a < A: cycles adder a took an addition
-  *   0x90 SPILLED   additions into partial buckets (a hot bucket's additions spread while it was busy)
+/** Register map (AXI4-Lite, 32-bit registers, byte addresses; a 64-bit counter: low word, high word at + 4).
   * Streams: s_axis_scalars (two 256-bit scalars per 512-bit beat), s_axis_points (three beats per point),
   * m_axis_buckets (three beats per record: the buckets, then the PARTIALS partial buckets; tlast on the last beat):
   * reference_model/msm_formats.md.
   */
-object MsmAxisRegs {
-  val control = 0x00; val error = 0x04; val count = 0x08; val timeout = 0x0C; val cycles = 0x10; val busy = 0x18
-  val accCycles = 0x20; val stalls = 0x28; val deferred = 0x2C; val starved = 0x30; val errorIndex = 0x34
-  val framing = 0x44; val adders = 0x48; val partials = 0x4C; val spilled = 0x90
+object MsmAxisRegs extends Contract("msm", "MsmAxis registers (AXI4-Lite, 32-bit, byte offsets; a 64-bit counter: " +
+    "low word, high word at + 4)", "hw/src/zkspinal/msm/MsmAxis.scala") {
+  val control = reg("control", 0x00, "write: bit 0 start (taken when idle and no error), bit 1 soft reset (aborts " +
+    "a running job, clears the error flags, empties the input FIFOs).  read: the MsmStatus bits")
+  val error = reg("error", 0x04, "the MsmErrors bits, sticky until soft reset; any of bits 0..6 aborts the job and " +
+    "from then on both input streams are drained (tready = 1, data discarded) until soft reset")
+  val count = reg("count", 0x08, "points (= scalars) of the next job; written while idle", show = Show.Dec)
+  val timeout = reg("timeout", 0x0C, "watchdog cycles (reset 2^24)", show = Show.Dec)
+  val cycles = reg("cycles", 0x10, "start to done", words = 2, show = Show.Dec)
+  val busy = reg("busy", 0x18, "additions issued, every adder", words = 2, show = Show.Dec)
+  val accCycles = reg("acc_cycles", 0x20, "accumulate + flush cycles", words = 2, show = Show.Dec)
+  val stalls = reg("stalls", 0x28, "cycles an addition waited for room in the retry queue (summed over the adders)",
+    show = Show.Dec)
+  val deferred = reg("deferred", 0x2C, "additions sent to the retry queue: their bucket was busy (summed)",
+    show = Show.Dec)
+  val starved = reg("starved", 0x30, "cycles an adder idled with points due and none queued (summed)",
+    show = Show.Dec)
+  val errorIndex = reg("error_index", 0x34, "index of the element of the first error", show = Show.Dec)
+  val info = reg("info", 0x38, "[7:0] windows, [15:8] retry queue depth, [31:16] adder latency")
+  val phase = reg("phase", 0x3C, "[2:0] core phase: 0 idle, 1 clear, 2 accumulate, 3 flush, 4 read-out")
+  val consumed = reg("consumed", 0x40, "points accumulated so far", show = Show.Dec)
+  val framing = reg("framing", 0x44, "bit 0 packets: a stream may carry tlast before its last element (error bits " +
+    "1 and 3 are not raised), as it does when the host writes it in chunks through XDMA, which ends every write " +
+    "with tlast; the element count alone frames the job (a stream that stops early ends in the watchdog).  0 after " +
+    "reset: tlast exactly on each stream's last element.  Written while idle")
+  val adders = reg("adders", 0x48, "number of bucket adders A (window j belongs to adder j mod A)", show = Show.Dec)
+  val partials = reg("partials", 0x4C, "partial bucket records that follow the buckets in the read-out (A x partial " +
+    "buckets per adder)", show = Show.Dec)
+  val adderBusy0 = reg("adder_busy", 0x50, "BUSY of adder a at 0x50 + 8a (a < A, 8 at most): cycles adder a took " +
+    "an addition", words = 2, show = Show.Dec, host = false)
   /** BUSY of adder a (lo; hi at + 4) */
-  def adderBusy(a: Int): Int = 0x50 + 8 * a
-  val info = 0x38; val phase = 0x3C; val consumed = 0x40
+  def adderBusy(a: Int): Int = adderBusy0 + 8 * a
+  val maxAdders = 8
+  val spilled = reg("spilled", 0x90, "additions into partial buckets (a hot bucket's additions spread while it was " +
+    "busy)", show = Show.Dec)
+  require(adderBusy(maxAdders) <= spilled)
+}
+
+/** The CONTROL register's read bits. */
+object MsmStatus extends Contract("msm_status", "MsmAxis CONTROL read bits", "hw/src/zkspinal/msm/MsmAxis.scala") {
+  val busy = flag("busy", 0, "a job runs")
+  val done = flag("done", 1, "the last job returned every bucket")
+  val error = flag("error", 2, "an error that aborts (ERROR bits 0..6) is pending")
+  val idle = flag("idle", 3, "no job runs")
+}
+
+/** The ERROR register's bits (the codes are their masks). */
+object MsmErrors extends Contract("msm_error", "MsmAxis ERROR bits", "hw/src/zkspinal/msm/MsmAxis.scala") {
+  val scalarRange = flag("scalar_range", 0, "a scalar >= the bound (r)")
+  val scalarsShort = flag("scalars_short", 1, "scalar stream: TLAST before the last scalar")
+  val scalarsLong = flag("scalars_long", 2, "scalar stream: no TLAST on the last scalar")
+  val pointsShort = flag("points_short", 3, "point stream: TLAST before the last point")
+  val pointsLong = flag("points_long", 4, "point stream: no TLAST on the last point")
+  val padding = flag("padding", 5, "a point record with bits above 1131")
+  val timeout = flag("timeout", 6, "watchdog: points still due and no input for TIMEOUT cycles (a stream stopped)")
+  val refused = flag("refused", 7, "a start while busy or with an error pending (ignored; does not abort)")
+  /** the bits that abort a job */
+  val fatalBits = 7
 }
 
 case class Beat() extends Bundle {
@@ -59,6 +80,7 @@ case class Beat() extends Bundle {
 
 class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with IdentifiedCore {
   import MsmAxisRegs._
+  private val E = MsmErrors
   val identity = CoreIdentity(CoreKind.Msm, cfg.name)
   identityOutputs()
   private val n = cfg.curve.field.width
@@ -81,7 +103,7 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
     bus.nonStopWrite(writeData)
 
     val errors = Reg(Bits(8 bits)) init (0)
-    val fatal = errors(6 downto 0).orR
+    val fatal = errors(E.fatalBits - 1 downto 0).orR
     val raise = Bits(8 bits)
     raise := 0
     val errorIndex = Reg(UInt(32 bits)) init (0)
@@ -122,8 +144,8 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
       sIdx := sIdx + 1
       half := !half
     }
-    when(scalarBeatDone && scalarBeats.last && !lastScalar && !packets(0)) { raise(1) := True }
-    when(scalarBeatDone && !scalarBeats.last && lastScalar) { raise(2) := True }
+    when(scalarBeatDone && scalarBeats.last && !lastScalar && !packets(0)) { raise(E.scalarsShort) := True }
+    when(scalarBeatDone && !scalarBeats.last && lastScalar) { raise(E.scalarsLong) := True }
 
     // ---- points: three beats per record
     val pIdx = Reg(UInt(32 bits)) init (0)
@@ -141,8 +163,8 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
       when(beat =/= 2) { held(beat.resize(1)) := pointBeats.data }
       beat := Mux(beat === 2, U(0), beat + 1)
       when(beat === 2) { pIdx := pIdx + 1 }
-      when(pointBeats.last && !lastPointBeat && !packets(0)) { raise(3) := True }
-      when(!pointBeats.last && lastPointBeat) { raise(4) := True }
+      when(pointBeats.last && !lastPointBeat && !packets(0)) { raise(E.pointsShort) := True }
+      when(!pointBeats.last && lastPointBeat) { raise(E.pointsLong) := True }
     }
 
     // ---- jobs: a scalar and its point; a bad element raises an error instead of entering the core.  The s2mPipe
@@ -156,24 +178,24 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
     core.io.jobs.payload.q := pointBits(3 * n - 1 downto 0)
     joined.ready := core.io.jobs.ready || bad || fatal
     when(joined.valid && !fatal) {
-      when(joined.payload._1.outOfRange) { raise(0) := True }
-      when(pointBits.msb) { raise(5) := True }
+      when(joined.payload._1.outOfRange) { raise(E.scalarRange) := True }
+      when(pointBits.msb) { raise(E.padding) := True }
     }
 
     // ---- watchdog: points due and nothing arriving
     val idleInput = Reg(UInt(32 bits)) init (0)
     when(core.io.waiting && !fatal) {
       idleInput := idleInput + 1
-      when(idleInput >= timeoutR) { raise(6) := True }
+      when(idleInput >= timeoutR) { raise(E.timeout) := True }
     } otherwise { idleInput := 0 }
 
     // ---- errors, abort
-    when(raise(6 downto 0).orR && !fatal) {
-      errorIndex := Mux(raise(0) || raise(5), core.io.consumed,
-        Mux(raise(1) || raise(2), sIdx, Mux(raise(6), core.io.consumed, pIdx)))
+    when(raise(E.fatalBits - 1 downto 0).orR && !fatal) {
+      errorIndex := Mux(raise(E.scalarRange) || raise(E.padding), core.io.consumed,
+        Mux(raise(E.scalarsShort) || raise(E.scalarsLong), sIdx, Mux(raise(E.timeout), core.io.consumed, pIdx)))
     }
     errors := errors | raise
-    core.io.abort := (raise(6 downto 0).orR && !fatal) || softReset
+    core.io.abort := (raise(E.fatalBits - 1 downto 0).orR && !fatal) || softReset
     core.io.start := start
     core.io.count := countR
 
@@ -204,11 +226,11 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
         softReset := True
       } elsewhen (writeData(0)) {
         when(running || fatal) {
-          raise(7) := True
+          raise(E.refused) := True
         } otherwise {
           start := True
           sIdx := 0; half := False; pIdx := 0; beat := 0; idleInput := 0
-          errors(7) := False
+          errors(E.refused) := False
         }
       }
     }
@@ -225,7 +247,13 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
     param(count, countR)
     param(timeout, timeoutR)
     param(framing, packets)
-    bus.read(B(0, 28 bits) ## (!running) ## fatal ## core.io.done ## running, control)
+    val status = Bits(32 bits)
+    status := 0
+    status(MsmStatus.busy) := running
+    status(MsmStatus.done) := core.io.done
+    status(MsmStatus.error) := fatal
+    status(MsmStatus.idle) := !running
+    bus.read(status, control)
     bus.read(errors, error)
     def read64(address: Int, v: UInt): Unit = { bus.read(v(31 downto 0), address); bus.read(v(63 downto 32), address + 4) }
     read64(cycles, core.io.cycles)

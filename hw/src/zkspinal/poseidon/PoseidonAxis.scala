@@ -4,26 +4,27 @@ import spinal.core._
 import spinal.lib._
 import spinal.lib.bus.amba4.axilite._
 import spinal.lib.bus.amba4.axis.{Axi4Stream, Axi4StreamConfig}
+import zkspinal.contract.Contract
 import zkspinal.field._
 import zkspinal.keccak.{AxiClocked, AxiStreamNames}
 import zkspinal.system.{CoreIdentity, CoreKind, IdentifiedCore}
 
 /** Register map of [[PoseidonAxis]] (AXI4-Lite, 32-bit registers, byte addresses; unmapped addresses read 0). */
-object PoseidonRegs {
-  /** read: [15:0] built-in arities (bit a = arity a), [23:16] engines, [31:24] constant multipliers per engine */
-  val info = 0x00
-  /** read: [15:0] ring slots per engine, [30:16] reorder-buffer entries, [31] optimized schedule */
-  val info2 = 0x04
-  /** write bit 0 = 1: clear every counter below */
-  val control = 0x08
-  val framesIn = 0x10    // frames accepted (good and rejected)
-  val digestsOut = 0x14  // output beats with a digest (TUSER = 0)
-  val flaggedOut = 0x18  // output beats of rejected frames (TUSER != 0)
-  val errRange = 0x1C    // frames with an element (or header tag) >= p
-  val errArity = 0x20    // frames whose arity is not built in
-  val errLength = 0x24   // frames too long, or header frames with no element or more than their arity
-  val inFlight = 0x28    // frames accepted whose output beat has not left yet (live)
-  val cycles = 0x2C      // clock cycles since the last clear
+object PoseidonRegs extends Contract("poseidon", "PoseidonAxis status registers (AXI4-Lite, 32-bit, byte offsets; " +
+    "unmapped offsets read 0)", "hw/src/zkspinal/poseidon/PoseidonAxis.scala") {
+  val info = reg("info", 0x00, "read: [15:0] built-in arities (bit a = arity a), [23:16] engines, " +
+    "[31:24] constant multipliers per engine")
+  val info2 = reg("info2", 0x04, "read: [15:0] ring slots per engine, [30:16] reorder-buffer entries, " +
+    "[31] optimized schedule")
+  val control = reg("control", 0x08, "write bit 0 = 1: clear every counter below", host = false)
+  val framesIn = reg("frames_in", 0x10, "frames accepted (good and rejected)")
+  val digestsOut = reg("digests_out", 0x14, "output beats with a digest (TUSER = 0)")
+  val flaggedOut = reg("flagged_out", 0x18, "output beats of rejected frames (TUSER != 0)")
+  val errRange = reg("err_range", 0x1C, "frames with an element (or header tag) >= p")
+  val errArity = reg("err_arity", 0x20, "frames whose arity is not built in")
+  val errLength = reg("err_length", 0x24, "frames too long, or header frames with no element or more than their arity")
+  val inFlight = reg("in_flight", 0x28, "frames accepted whose output beat has not left yet (live)")
+  val cycles = reg("cycles", 0x2C, "clock cycles since the last clear")
 }
 
 /** Poseidon over AXI4-Stream (256-bit beats) with an AXI4-Lite status slave.

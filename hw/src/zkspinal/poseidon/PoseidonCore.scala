@@ -2,6 +2,7 @@ package zkspinal.poseidon
 
 import spinal.core._
 import spinal.lib._
+import zkspinal.contract.Contract
 
 case class CoreJob(arityIdxBits: Int, lanes: Int, n: Int) extends Bundle {
   val arityIdx = UInt(arityIdxBits bits)
@@ -17,14 +18,13 @@ case class CoreResult(n: Int) extends Bundle {
 }
 
 /** Error codes of rejected frames (one bit each; the output beat's TUSER carries them). */
-object PoseidonErrors {
+object PoseidonErrors extends Contract("poseidon_error", "PoseidonAxis error codes: the TUSER of a rejected " +
+    "frame's output beat is the OR of them", "hw/src/zkspinal/poseidon/PoseidonCore.scala") {
   val bits = 3
-  /** an element (or the header's tag) is not below p */
-  val range = 1
-  /** the arity (frame length, or the header's arity) is not built in */
-  val arity = 2
-  /** the frame is longer than the widest arity, or a header frame has no element or more than its arity */
-  val length = 4
+  val range = bit("range", 1, "an element (or the header's tag) is not below p")
+  val arity = bit("arity", 2, "the arity (frame length, or the header's arity) is not built in")
+  val length = bit("length", 4, "the frame is longer than the widest arity, or a header frame has no element or " +
+    "more than its arity")
 }
 
 /** Collects jobs of one arity into groups of up to `members` (the hashes that share a ring position of a

@@ -2,6 +2,7 @@ package zkspinal.system
 
 import spinal.core._
 import java.util.zip.CRC32
+import zkspinal.contract.Contract
 
 /** The kinds of core a board design pairs with the system block, as the host sees them in the system block's KIND
   * word (sw/lib/zkxdma.h zk_core_kind has the same codes).
@@ -22,6 +23,27 @@ object CoreKind {
   val all: Seq[CoreKind] = Seq(Poseidon, Msm, KeccakSponge, KeccakSpeed, Pair)
   require(all.map(_.code).distinct.size == all.size && all.forall(k => k.code >= 1 && k.code <= 0xffff))
   require(all.forall(k => k.version >= 1 && k.version <= 0xffff))
+}
+
+/** The kinds' codes and interface revisions in the host contract: `<name>` the KIND code, `<name>_version` the
+  * revision the host speaks (ContractFiles writes them into the C header and the Python module). */
+object CoreKinds extends Contract("core_kind", "core kinds: the system block's KIND word and the interface " +
+    "revision of each", "hw/src/zkspinal/system/CoreIdentity.scala") {
+  for (k <- CoreKind.all) {
+    val id = k.name.replace('-', '_')
+    code(id, k.code, s"KIND of a ${k.name} core")
+    code(s"${id}_version", k.version, s"the ${k.name} interface revision (VERSION[15:0])")
+  }
+}
+
+/** Where a board design puts each block on the XDMA user BAR (vivado/lib/zk_bd.tcl maps them; the host maps
+  * `map_bytes` of the BAR). */
+object UserBar extends Contract("user_bar", "the XDMA user BAR: byte offsets of each block's window",
+    "hw/src/zkspinal/system/CoreIdentity.scala") {
+  val core = code("core", 0x00000, "the core's AXI4-Lite registers (64 KiB window)").toInt
+  val system = code("system", 0x10000, "the system block (4 KiB used)").toInt
+  val flash = code("flash", 0x20000, "the flash and ICAP controller (64 KiB)").toInt
+  val mapBytes = code("map_bytes", 0x30000, "the part of the BAR the host maps").toInt
 }
 
 /** What a core top tells the host through the system block: its kind and configuration.

@@ -131,6 +131,8 @@ object Emit {
     val lines = fresh.toSeq.sortBy(_._1).map { case (k, v) => "  " + json(k) + ": " + json(v) }
     val old = if (new File(manifestPath).exists()) ManifestMerge.read(manifestPath).filterNot(e => fresh.contains(e._1)).map(_._2) else Seq()
     Files.write(Paths.get(manifestPath), (lines ++ old).sorted.mkString("{\n", ",\n", "\n}\n").getBytes)
+    // the host contract beside the Verilog: tests/test_contract.py compares it with the committed copies
+    ContractFiles.write(s"$out/contract")
   }
 }
 

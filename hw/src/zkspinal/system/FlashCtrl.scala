@@ -3,6 +3,7 @@ package zkspinal.system
 import spinal.core._
 import spinal.lib._
 import spinal.lib.bus.amba4.axilite._
+import zkspinal.contract.Contract
 import spinal.lib.com.spi.ddr.{SpiXdrMasterCtrl, SpiXdrParameter}
 import zkspinal.keccak.AxiClocked
 
@@ -75,12 +76,33 @@ object FlashCtrlConfig {
   * value, type-1 write of 1 word to CMD 0x30008001, IPROG 0x0000000F, NOOP 0x20000000; each word bit-swapped
   * within its bytes on the ICAPE3 I bus (UG570 "Parallel Bus Bit Order"), one per ICAP clock, CSIB/RDWRB low.
   */
-object FlashCtrlRegs {
-  val spiBase = 0x000; val wbstar = 0x100; val arm = 0x104; val fire = 0x108; val icapStatus = 0x10C
-  val pins = 0x110; val id = 0x120; val info = 0x124; val idcode = 0x128
-  val idValue = BigInt("464C5348", 16)
-  val armKey = BigInt("41524D21", 16)  // "ARM!"
-  val fireKey = BigInt("49505247", 16) // "IPRG"
+object FlashCtrlRegs extends Contract("flash", "FlashCtrl registers (offsets inside the flash window; the SPI " +
+    "controller's as SpiXdrMasterCtrl.driveFrom maps them from spi_base)", "hw/src/zkspinal/system/FlashCtrl.scala") {
+  val spiBase = 0x000
+  reg("cmd", spiBase + 0x000, "W: command ([7:0] byte, b8 write, b9 read, b11 CS command).  R: response (b31 " +
+    "empty, else [7:0] the byte; the read pops it)", host = false)
+  reg("avail", spiBase + 0x004, "R: [15:0] free command slots, [30:16] response occupancy", host = false)
+  reg("mode", spiBase + 0x008, "W: b0 CPOL, b1 CPHA, [5:4] mode (0 x1, 1 x2, 2 x4)", host = false)
+  reg("sclk", spiBase + 0x020, "W: SCLK half period - 1 in aclk cycles", host = false)
+  reg("setup", spiBase + 0x024, "W: CS# setup cycles", host = false)
+  reg("hold", spiBase + 0x028, "W: CS# hold cycles", host = false)
+  reg("disable", spiBase + 0x02C, "W: CS# disable cycles", host = false)
+  reg("ss_pol", spiBase + 0x030, "W: CS# active-high mask (0 for flash)", host = false)
+  reg("write_byte", spiBase + 0x050, "W: a byte to send", host = false)
+  val wbstar = reg("wbstar", 0x100, "RW: the value written to WBSTAR before IPROG (SPI: the image's byte address); " +
+    "frozen while armed")
+  val arm = reg("arm", 0x104, "W: ARM_KEY arms, any other value disarms.  R: b0 armed")
+  val fire = reg("fire", 0x108, "W: FIRE_KEY while armed sends the IPROG sequence; any other write, or one while " +
+    "not armed, is refused (counted) and disarms", host = false)
+  val icapStatus = reg("icap_status", 0x10C, "R: b0 armed, b1 sequence in flight, b2 a sequence was sent, b3 ICAPE3 " +
+    "AVAIL, [15:8] refused writes (saturating), [31:16] sequences sent")
+  val pins = reg("pins", 0x110, "RW: b0 WP# level, b1 HOLD# level outside x4 mode (reset 1, 1)")
+  val id = reg("id", 0x120, "R: ID_VALUE")
+  val info = reg("info", 0x124, "R: [3:0] log2 command depth, [7:4] log2 response depth, b8 STARTUPE3, b9 ICAPE3")
+  val idcode = reg("idcode", 0x128, "R: IDCODE of the FPGA this design is built for")
+  val idValue = code("id_value", BigInt("464C5348", 16), "ID's value (\"FLSH\")")
+  val armKey = code("arm_key", BigInt("41524D21", 16), "ARM's key (\"ARM!\")")
+  val fireKey = code("fire_key", BigInt("49505247", 16), "FIRE's key (\"IPRG\")")
   def iprogSequence(wbstar: Bits): Seq[Bits] =
     Seq(B"32'hFFFFFFFF", B"32'hAA995566", B"32'h20000000", B"32'h30020001", wbstar, B"32'h30008001",
       B"32'h0000000F", B"32'h20000000")

@@ -3,6 +3,7 @@ package zkspinal.system
 import spinal.core._
 import spinal.lib._
 import spinal.lib.bus.amba4.axilite._
+import zkspinal.contract.{Contract, Show}
 import spinal.lib.bus.misc.AllMapping
 import zkspinal.keccak.AxiClocked
 
@@ -47,13 +48,25 @@ object SystemBlockConfig {
   * hung or absent card gives; a counter the host can read tells the two apart.
   * `core_aresetn` is also low while this block's own `aresetn` is, and for resetCycles cycles after it.
   */
-object SystemBlockRegs {
-  val id = 0x000; val reset = 0x004; val info = 0x008; val bad = 0x00C; val status = 0x010
+object SystemBlockRegs extends Contract("system", "system block registers (offsets inside its window, which the " +
+    "board designs map at UserBar.system)", "hw/src/zkspinal/system/SystemBlock.scala") {
+  val id = reg("id", 0x000, "read-only: the magic 0x7a6b5359 (\"zkSY\")")
+  val reset = reg("reset", 0x004, "write bit 0 = 1: core_aresetn low for the reset cycles (a write during a pulse " +
+    "restarts it).  read: bit 0 = pulse in progress")
+  val info = reg("info", 0x008, "read-only: [7:0] status count, [15:8] reset cycles, [23:16] revision of this map " +
+    "(1: with the identity words; a block without them reads 0 here)")
+  val bad = reg("bad", 0x00C, "read-only: accesses to offsets outside this map and writes to read-only registers",
+    show = Show.Dec)
+  val status = reg("status", 0x010, "read-only: status input i at 0x010 + 4i (registered once)")
   /** the identity words, one per [[CoreIdentity.fields]] entry from here: KIND 0xFF4, CONFIG 0xFF8, VERSION 0xFFC */
   val identity = 0x1000 - 4 * CoreIdentity.fields.size
-  val magic = BigInt("7a6b5359", 16)
+  val kind = reg("kind", identity, "read-only: the core's CoreKind code (0: the core has no identity)")
+  val config = reg("config", identity + 4, "read-only: CRC-32 (zlib's) of the core's configuration name, e.g. c1100")
+  val version = reg("version", identity + 8, "read-only: [15:0] the core's interface revision for its kind")
+  require(CoreIdentity.fields == Seq("kind", "config", "version"))
+  val magic = code("magic", BigInt("7a6b5359", 16), "ID's value")
   /** INFO[23:16] */
-  val revision = 1
+  val revision = code("revision", 1, "INFO[23:16] of this block (0: a block without the identity words)").toInt
 }
 
 class SystemBlock(val cfg: SystemBlockConfig = SystemBlockConfig()) extends Component with AxiClocked {

@@ -1,0 +1,67 @@
+package zkspinal.contract
+
+import scala.collection.mutable.ArrayBuffer
+
+/** How the host shows a register's value (zk-status): hexadecimal, decimal, or a 64-bit checksum in hexadecimal. */
+sealed abstract class Show(val code: Int, val name: String)
+object Show {
+  case object Hex extends Show(0, "hex")
+  case object Dec extends Show(1, "dec")
+  case object Hex64 extends Show(2, "hex64")
+}
+
+/** One register of a core's AXI4-Lite map: `words` 32-bit words from byte `offset` (a 64-bit counter: low word
+  * first); `host` = false for registers only a test or a board script touches (zk-status does not list them). */
+case class Register(name: String, offset: Int, words: Int, show: Show, doc: String, host: Boolean) {
+  require(name.matches("[a-z][a-z0-9_]*"), s"register name '$name': lower-case snake case")
+  require(offset >= 0 && offset % 4 == 0 && (words == 1 || words == 2), s"$name: offset $offset, $words words")
+}
+
+/** One named constant of a core's contract: an error bit, a status code, a key, a field's position. */
+case class Code(name: String, value: BigInt, doc: String) {
+  require(name.matches("[a-z][a-z0-9_]*"), s"code name '$name': lower-case snake case")
+}
+
+/** The host-visible contract of one block, declared once: its register map and its named constants (error codes,
+  * status values, keys).  The hardware reads the offsets and values from here (`reg` and `code` return them), and
+  * [[ContractFiles]] writes the same declarations as a C header, a Python module and a Markdown table, so no number
+  * of the contract is written anywhere else.
+  *
+  * @param prefix the name of the block in the generated files (`ZK_<PREFIX>_<NAME>` in C, `<PREFIX>_REGS` in Python)
+  * @param source the Scala file that declares it (named in the generated files)
+  */
+abstract class Contract(val prefix: String, val title: String, val source: String) {
+  require(prefix.matches("[a-z][a-z0-9_]*"))
+  private val regs = ArrayBuffer[Register]()
+  private val consts = ArrayBuffer[Code]()
+
+  /** declares a register; returns its byte offset */
+  protected def reg(name: String, offset: Int, doc: String, words: Int = 1, show: Show = Show.Hex,
+                    host: Boolean = true): Int = {
+    require(!regs.exists(_.name == name), s"$prefix: register $name declared twice")
+    val r = Register(name, offset, words, show, doc, host)
+    require(regs.forall(o => o.offset + 4 * o.words <= offset || offset + 4 * words <= o.offset),
+      s"$prefix: register $name at $offset overlaps another")
+    regs += r
+    offset
+  }
+
+  /** declares a named constant; returns its value */
+  protected def code(name: String, value: BigInt, doc: String): BigInt = {
+    require(!consts.exists(_.name == name), s"$prefix: constant $name declared twice")
+    consts += Code(name, value, doc)
+    value
+  }
+
+  protected def bit(name: String, value: Int, doc: String): Int = code(name, value, doc).toInt
+
+  /** declares a one-bit flag at bit `index` of a register (its code is the mask 1 << index); returns the index */
+  protected def flag(name: String, index: Int, doc: String): Int = {
+    require(index >= 0 && index < 32)
+    code(name, BigInt(1) << index, doc)
+    index
+  }
+
+  def registers: Seq[Register] = regs.toList
+  def codes: Seq[Code] = consts.toList
+}
