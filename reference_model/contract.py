@@ -2,7 +2,7 @@
 
 <BLOCK>_REGS maps a register's name to (offset, words, doc); <BLOCK>_CODES a constant's name to (value, doc); <BLOCK>_<NAME> is the offset or the value."""
 
-# the XDMA user BAR: byte offsets of each block's window (hw/src/zkspinal/system/CoreIdentity.scala)
+# the XDMA user BAR: byte offsets of each block's window (hw/src/zkspinal/contract/CoreIdentity.scala)
 USER_BAR_CORE = 0x000
 USER_BAR_SYSTEM = 0x10000
 USER_BAR_FLASH = 0x20000
@@ -40,7 +40,7 @@ SYSTEM_CODES = {
     "revision": (0x001, "INFO[23:16] of this block (0: a block without the identity words)"),
 }
 
-# core kinds: the system block's KIND word and the interface revision of each (hw/src/zkspinal/system/CoreIdentity.scala)
+# core kinds: the system block's KIND word and the interface revision of each (hw/src/zkspinal/contract/CoreIdentity.scala)
 CORE_KIND_POSEIDON = 0x001
 CORE_KIND_POSEIDON_VERSION = 0x001
 CORE_KIND_MSM = 0x002

@@ -55,7 +55,7 @@ enum { SYS_BASE = ZK_USER_BAR_SYSTEM, SYS_ID = SYS_BASE + ZK_SYSTEM_ID, SYS_RESE
        SYS_WINDOW = 0x1000, SYS_RESET_CYCLES = 16, SYS_IDENT = SYS_BASE + ZK_SYSTEM_KIND,
        SYS_REVISION = ZK_SYSTEM_REVISION };
 static const uint32_t SYS_MAGIC = ZK_SYSTEM_MAGIC;
-// CoreIdentity.fields (hw/src/zkspinal/system/CoreIdentity.scala), in the order of the words at SYS_IDENT
+// CoreIdentity.fields (hw/src/zkspinal/contract/CoreIdentity.scala), in the order of the words at SYS_IDENT
 static const char *const IDENT_PORTS[3] = {"ident_kind", "ident_config", "ident_version"};
 enum Kind { H2C, C2H, USER };
 

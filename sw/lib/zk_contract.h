@@ -18,7 +18,7 @@ typedef struct zk_code_desc {
     const char *doc;
 } zk_code_desc;
 
-/* the XDMA user BAR: byte offsets of each block's window (hw/src/zkspinal/system/CoreIdentity.scala) */
+/* the XDMA user BAR: byte offsets of each block's window (hw/src/zkspinal/contract/CoreIdentity.scala) */
 #define ZK_USER_BAR_CORE 0x000u /* the core's AXI4-Lite registers (64 KiB window) */
 #define ZK_USER_BAR_SYSTEM 0x10000u /* the system block (4 KiB used) */
 #define ZK_USER_BAR_FLASH 0x20000u /* the flash and ICAP controller (64 KiB) */
@@ -56,7 +56,7 @@ static const zk_code_desc ZK_SYSTEM_CODES[] = {
     {"revision", 0x001u, "INFO[23:16] of this block (0: a block without the identity words)"},
     {0, 0, 0}};
 
-/* core kinds: the system block's KIND word and the interface revision of each (hw/src/zkspinal/system/CoreIdentity.scala) */
+/* core kinds: the system block's KIND word and the interface revision of each (hw/src/zkspinal/contract/CoreIdentity.scala) */
 #define ZK_CORE_KIND_POSEIDON 0x001u /* KIND of a poseidon core */
 #define ZK_CORE_KIND_POSEIDON_VERSION 0x001u /* the poseidon interface revision (VERSION[15:0]) */
 #define ZK_CORE_KIND_MSM 0x002u /* KIND of a msm core */

@@ -32,7 +32,7 @@
 #define ZK_SYS_INFO (ZK_SYS_BASE + ZK_SYSTEM_INFO)     /* read: [7:0] status words, [15:8] reset cycles, [23:16] revision */
 #define ZK_SYS_BAD (ZK_SYS_BASE + ZK_SYSTEM_BAD)       /* read: accesses to unmapped offsets / writes to read-only ones */
 #define ZK_SYS_STATUS (ZK_SYS_BASE + ZK_SYSTEM_STATUS) /* read-only: the core's status outputs, one 32-bit word each */
-/* the core's identity (revision >= 1; CoreIdentity in hw/src/zkspinal/system/CoreIdentity.scala): */
+/* the core's identity (revision >= 1; CoreIdentity in hw/src/zkspinal/contract/CoreIdentity.scala): */
 #define ZK_SYS_KIND (ZK_SYS_BASE + ZK_SYSTEM_KIND)       /* read: zk_core_kind code (0: the core has no identity) */
 #define ZK_SYS_CONFIG (ZK_SYS_BASE + ZK_SYSTEM_CONFIG)   /* read: CRC-32 (zlib's) of the configuration name */
 #define ZK_SYS_VERSION (ZK_SYS_BASE + ZK_SYSTEM_VERSION) /* read: [15:0] the core's interface revision for its kind */
@@ -121,7 +121,7 @@ int zk_interrupted(void);
 /* ---- several cards in one host (zkxdma_cards.c: discovery; zkxdma_spread.c: a batch spread over cards) */
 #define ZK_MAX_CARDS 64
 
-/* A card's core: the system block's KIND codes (CoreKind in hw/src/zkspinal/system/CoreIdentity.scala), then
+/* A card's core: the system block's KIND codes (CoreKind in hw/src/zkspinal/contract/CoreIdentity.scala), then
  * what zk_card_probe found instead of a core it can drive (from 0x100, no KIND code). */
 typedef enum { ZK_CORE_UNKNOWN = 0, ZK_CORE_POSEIDON = ZK_CORE_KIND_POSEIDON, ZK_CORE_MSM = ZK_CORE_KIND_MSM,
                ZK_CORE_KECCAK_SPONGE = ZK_CORE_KIND_KECCAK_SPONGE, ZK_CORE_KECCAK_SPEED = ZK_CORE_KIND_KECCAK_SPEED,

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 /* the kinds this library drives and the interface revision it speaks for each (CoreKind in
- * hw/src/zkspinal/system/CoreIdentity.scala: code, name, version; zk_contract.h) */
+ * hw/src/zkspinal/contract/CoreIdentity.scala: code, name, version; zk_contract.h) */
 static const struct {
     zk_core_kind kind;
     const char *name;

@@ -103,7 +103,7 @@ proc zk::bd::build {board opts} {
         if {(1 << [dict get $ifs axil $p addr]) > $zk::bd::core_window} { error "zk: $core_top $p: address window larger than 64 KiB" }
     }
     if {[dict get $ifs ident] eq {}} {
-        error "zk: $core_top has no identity outputs ([join $zk::ident_ports ,]): the host tells a card's core by them (IdentifiedCore, hw/src/zkspinal/system/CoreIdentity.scala)"
+        error "zk: $core_top has no identity outputs ([join $zk::ident_ports ,]): the host tells a card's core by them (IdentifiedCore, hw/src/zkspinal/contract/CoreIdentity.scala)"
     }
     # status words: {cell port} pairs, the core's first
     set status [lmap s [dict get $ifs status] {list core $s}]

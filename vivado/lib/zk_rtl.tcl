@@ -1,12 +1,12 @@
 # Reads an emitted zkspinal top (build/rtl/<top>.v, build/rtl/manifest.json) and infers its interfaces by the port
-# convention of hw/src/zkspinal/keccak/AxiPorts.scala.  Plain Tcl 8.6: used under Vivado and under tclsh (tests).
+# convention of hw/src/zkspinal/axi/AxiPorts.scala.  Plain Tcl 8.6: used under Vivado and under tclsh (tests).
 #
 #   clock aclk, synchronous active-low reset aresetn
 #   AXI4-Stream <prefix>_t{data,keep,last,user,valid,ready}   slave when <prefix>_tvalid is an input
 #   AXI4-Lite   <prefix>_{aw,w,b,ar,r}{valid,ready,...}         slave when <prefix>_awvalid is an input
 #   status_*    outputs (status words for the system block); status_<i> inputs (the system block's own)
 #   ident_kind, ident_config, ident_version   32-bit outputs: a core's identity (constants, CoreIdentity in
-#               hw/src/zkspinal/system/CoreIdentity.scala); the same names as inputs: the system block's
+#               hw/src/zkspinal/contract/CoreIdentity.scala); the same names as inputs: the system block's
 #   core_aresetn output (the system block's reset pulse)
 #   icap_clk input: a second clock with no bus on it (FlashCtrl's ICAPE3 clock; the core crosses to it inside,
 #   through BufferCC, see hw/src/zkspinal/system/FlashCtrl.scala)
@@ -143,7 +143,7 @@ proc zk::kind {top} {
     set text [read $fh]
     close $fh
     foreach line [split $text "\n"] {
-        if {[string match "*\"$top\": \{*" $line] && [regexp {"kind": "([^"]+)"} $line -> k]} { return $k }
+        if {[string match "*\"$top\": \{*" $line] && [regexp {"kind": *"([^"]+)"} $line -> k]} { return $k }
     }
     error "zk: $top is not in [file join $rtl_dir manifest.json]"
 }

@@ -2,8 +2,8 @@ package zkspinal.keccak
 
 import spinal.core._
 import spinal.lib._
-import zkspinal.contract.{Contract, Show}
-import zkspinal.system.{CoreIdentity, CoreKind, IdentifiedCore}
+import zkspinal.axi.AxiClocked
+import zkspinal.contract.{Contract, CoreIdentity, CoreKind, IdentifiedCore, Show}
 import spinal.lib.bus.amba4.axilite._
 
 /** KeccakSpeed: `units` test_speed engines of one core configuration.  sumLanesPerCycle: see [[LaneSummer]]

@@ -2,7 +2,9 @@ package zkspinal.keccak
 
 import spinal.core._
 import spinal.lib._
-import zkspinal.system.{CoreIdentity, CoreKind, IdentifiedCore}
+import spinal.lib.bus.amba4.axi.Axi4SpecRenamer
+import zkspinal.axi.AxiClocked
+import zkspinal.contract.{CoreIdentity, CoreKind, IdentifiedCore}
 import spinal.lib.bus.amba4.axis.{Axi4Stream, Axi4StreamConfig}
 
 /** A SHA-3 / SHAKE instance (FIPS 202, section 6): rate in bytes, the domain suffix with the first padding bit
@@ -49,8 +51,8 @@ class KeccakSpongeAxis(val cfg: KeccakConfig = KeccakConfig.default) extends Com
     userWidth = 1)))
   val status_messages = out UInt (32 bits) // output packets with a digest
   val status_errors = out UInt (32 bits) // output packets with an error code
-  AxiStreamNames(s_axis, "s_axis")
-  AxiStreamNames(m_axis, "m_axis")
+  Axi4SpecRenamer(s_axis)
+  Axi4SpecRenamer(m_axis)
 
   val core = axiDomain(new KeccakF1600(cfg))
   val latency: Int = core.latency

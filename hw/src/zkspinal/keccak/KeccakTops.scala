@@ -1,7 +1,7 @@
 package zkspinal.keccak
 
 import spinal.core._
-import zkspinal.system.Emit.Top
+import zkspinal.emit.Top
 
 /** The Keccak tops that zkspinal.system.Emit writes (names: <Core>_<config>), with their manifest entries. */
 object KeccakTops {

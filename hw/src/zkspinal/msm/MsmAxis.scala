@@ -2,11 +2,12 @@ package zkspinal.msm
 
 import spinal.core._
 import spinal.lib._
+import spinal.lib.bus.amba4.axi.Axi4SpecRenamer
 import spinal.lib.bus.amba4.axilite._
 import spinal.lib.bus.amba4.axis.{Axi4Stream, Axi4StreamConfig}
 import zkspinal.contract.{Contract, Show}
-import zkspinal.keccak.{AxiClocked, AxiStreamNames}
-import zkspinal.system.{CoreIdentity, CoreKind, IdentifiedCore}
+import zkspinal.axi.AxiClocked
+import zkspinal.contract.{CoreIdentity, CoreKind, IdentifiedCore}
 
 /** Register map (AXI4-Lite, 32-bit registers, byte addresses; a 64-bit counter: low word, high word at + 4).
   * Streams: s_axis_scalars (two 256-bit scalars per 512-bit beat), s_axis_points (three beats per point),
@@ -90,9 +91,9 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
   val s_axis_scalars = slave(Axi4Stream(axisCfg))
   val s_axis_points = slave(Axi4Stream(axisCfg))
   val m_axis_buckets = master(Axi4Stream(axisCfg))
-  AxiStreamNames(s_axis_scalars, "s_axis_scalars")
-  AxiStreamNames(s_axis_points, "s_axis_points")
-  AxiStreamNames(m_axis_buckets, "m_axis_buckets")
+  Axi4SpecRenamer(s_axis_scalars)
+  Axi4SpecRenamer(s_axis_points)
+  Axi4SpecRenamer(m_axis_buckets)
 
   val core: MsmCore = axiDomain(new MsmCore(cfg))
   val slicer: ScalarSlicer = axiDomain(new ScalarSlicer(cfg))

@@ -1,7 +1,7 @@
 package zkspinal.msm
 
 import spinal.core._
-import zkspinal.system.Emit.Top
+import zkspinal.emit.Top
 
 /** The MSM tops that zkspinal.system.Emit writes, with their manifest entries. */
 object MsmTops {

@@ -2,12 +2,13 @@ package zkspinal.poseidon
 
 import spinal.core._
 import spinal.lib._
+import spinal.lib.bus.amba4.axi.Axi4SpecRenamer
 import spinal.lib.bus.amba4.axilite._
 import spinal.lib.bus.amba4.axis.{Axi4Stream, Axi4StreamConfig}
 import zkspinal.contract.Contract
 import zkspinal.field._
-import zkspinal.keccak.{AxiClocked, AxiStreamNames}
-import zkspinal.system.{CoreIdentity, CoreKind, IdentifiedCore}
+import zkspinal.axi.AxiClocked
+import zkspinal.contract.{CoreIdentity, CoreKind, IdentifiedCore}
 
 /** Register map of [[PoseidonAxis]] (AXI4-Lite, 32-bit registers, byte addresses; unmapped addresses read 0). */
 object PoseidonRegs extends Contract("poseidon", "PoseidonAxis status registers (AXI4-Lite, 32-bit, byte offsets; " +
@@ -52,8 +53,8 @@ class PoseidonAxis(val cfg: PoseidonConfig) extends Component with AxiClocked wi
   val s_axis = slave(Axi4Stream(Axi4StreamConfig(dataWidth = 32, useLast = true, useUser = true, userWidth = 1))) // TUSER: 1 bit per byte = 32 bits
   val m_axis = master(Axi4Stream(Axi4StreamConfig(dataWidth = 32, useLast = true, useUser = true, userWidth = 1))) // TUSER: 1 bit per byte = 32 bits
   val s_axil = slave(AxiLite4(AxiLite4Config(addressWidth = 8, dataWidth = 32)))
-  AxiStreamNames(s_axis, "s_axis")
-  AxiStreamNames(m_axis, "m_axis")
+  Axi4SpecRenamer(s_axis)
+  Axi4SpecRenamer(m_axis)
   AxiLite4SpecRenamer(s_axil)
 
   val core: PoseidonCore = axiDomain(new PoseidonCore(cfg))

@@ -1,7 +1,7 @@
 package zkspinal.poseidon
 
 import zkspinal.field._
-import zkspinal.system.Emit
+import zkspinal.emit.Json
 import java.nio.file.{Files, Paths}
 
 /** The generator's own schedule for a grid of Poseidon configurations (hashes per ring position x S-box units x
@@ -50,7 +50,7 @@ object PoseidonSweep {
     val doc = Map("field" -> f.name, "arities" -> base.arities, "optimized" -> base.optimized,
       "mont_mul_dsp_tiles" -> tiles, "mont_mul_latency" -> latency, "const_mul_dsp_tiles" -> constTiles,
       "configs" -> configs)
-    Files.write(Paths.get(out), (Emit.json(doc) + "\n").getBytes)
+    Files.write(Paths.get(out), (Json(doc) + "\n").getBytes)
     println(s"PoseidonSweep: ${configs.size} configurations written to $out")
   }
 }

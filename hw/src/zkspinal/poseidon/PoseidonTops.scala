@@ -1,7 +1,7 @@
 package zkspinal.poseidon
 
 import spinal.core._
-import zkspinal.system.Emit.Top
+import zkspinal.emit.Top
 
 /** The Poseidon tops that zkspinal.system.Emit writes (PoseidonAxis_<config>) with their manifest entries: the
   * figures the generator computed (ring slots, beats per group and cycles per hash, latency per arity, DSP tiles, constant tables). */

@@ -1,7 +1,7 @@
 package zkspinal.system
 
 import java.nio.file.{Files, Paths}
-import zkspinal.contract.Contract
+import zkspinal.contract.{Contract, CoreKinds, UserBar}
 import zkspinal.keccak.{KeccakSpeedErrors, KeccakSpeedRegs, KeccakSpeedStatus}
 import zkspinal.msm.{MsmAxisRegs, MsmErrors, MsmStatus}
 import zkspinal.poseidon.{PoseidonErrors, PoseidonRegs}

@@ -1,6 +1,8 @@
 package zkspinal.system
 
 import spinal.core._
+import zkspinal.contract.IdentifiedCore
+import zkspinal.emit.{Json, Top}
 import zkspinal.field._
 import java.io.File
 import java.security.MessageDigest
@@ -12,8 +14,6 @@ import java.nio.file.{Files, Paths}
   *   ./mill hw.runMain zkspinal.system.Emit [--out DIR] [--only REGEX]
   */
 object Emit {
-  case class Top(name: String, kind: String, build: () => Component, info: Component => Map[String, Any])
-
   /** the ROM of the RomConstMul test tops: the edge constants and pseudo-random ones (an LCG on the field, so the
     * emitted Verilog does not depend on a seed); 13 entries, so indices 13..15 exercise the range check */
   def romTestConstants(f: FieldConfig): Seq[BigInt] = {
@@ -91,15 +91,6 @@ object Emit {
   private def md5(path: String): String =
     MessageDigest.getInstance("MD5").digest(Files.readAllBytes(Paths.get(path))).map("%02x".format(_)).mkString
 
-  def json(v: Any): String = v match {
-    case s: String => "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\""
-    case m: Map[_, _] => m.toSeq.sortBy(_._1.toString).map { case (k, x) => json(k.toString) + ": " + json(x) }.mkString("{", ", ", "}")
-    case s: Seq[_] => s.map(json).mkString("[", ", ", "]")
-    case b: Boolean => b.toString
-    case n: Int => n.toString
-    case other => json(other.toString)
-  }
-
   def main(args: Array[String]): Unit = {
     var out = "build/rtl"
     var only = ".*"
@@ -125,22 +116,13 @@ object Emit {
       println(f"md5 $sum  ${t.name}.v")
       t.name -> (info ++ ident ++ Map("file" -> s"${t.name}.v", "kind" -> t.kind, "md5" -> sum) ++ simModels(file, out))
     }
-    // merge with entries of tops emitted earlier (an --only run keeps the rest of the manifest)
-    val manifestPath = s"$out/manifest.json"
-    val fresh = entries.toMap
-    val lines = fresh.toSeq.sortBy(_._1).map { case (k, v) => "  " + json(k) + ": " + json(v) }
-    val old = if (new File(manifestPath).exists()) ManifestMerge.read(manifestPath).filterNot(e => fresh.contains(e._1)).map(_._2) else Seq()
-    Files.write(Paths.get(manifestPath), (lines ++ old).sorted.mkString("{\n", ",\n", "\n}\n").getBytes)
+    // merge with entries of tops emitted earlier (an --only run keeps the rest of the manifest); one top per line
+    val manifestPath = Paths.get(s"$out/manifest.json")
+    val kept = if (Files.exists(manifestPath)) ujson.read(Files.readString(manifestPath)).obj.toMap else Map()
+    val all = kept ++ entries.map { case (k, v) => k -> Json.value(v) }
+    val lines = all.toSeq.sortBy(_._1).map { case (k, v) => "  " + ujson.Str(k).render() + ": " + v.render() }
+    Files.write(manifestPath, lines.mkString("{\n", ",\n", "\n}\n").getBytes)
     // the host contract beside the Verilog: tests/test_contract.py compares it with the committed copies
     ContractFiles.write(s"$out/contract")
   }
-}
-
-/** Keeps the raw JSON lines of a manifest written by [[Emit]] (one top per line). */
-object ManifestMerge {
-  def read(path: String): Seq[(String, String)] =
-    scala.io.Source.fromFile(path).getLines().map(_.trim).filter(_.startsWith("\"")).map { l =>
-      val key = l.drop(1).takeWhile(_ != '"')
-      key -> ("  " + l.stripSuffix(","))
-    }.toSeq
 }

@@ -4,8 +4,9 @@ import spinal.core._
 import spinal.lib._
 import spinal.lib.bus.amba4.axilite._
 import zkspinal.contract.Contract
+import zkspinal.emit.Top
 import spinal.lib.com.spi.ddr.{SpiXdrMasterCtrl, SpiXdrParameter}
-import zkspinal.keccak.AxiClocked
+import zkspinal.axi.AxiClocked
 
 import scala.language.{existentials, reflectiveCalls}
 
@@ -246,8 +247,8 @@ class FlashCtrl(val cfg: FlashCtrlConfig = FlashCtrlConfig.small) extends Compon
 }
 
 object FlashTops {
-  def all: Seq[Emit.Top] = FlashCtrlConfig.all.map { c =>
-    Emit.Top(s"FlashCtrl_${c.name}", "FlashCtrl", () => new FlashCtrl(c), _ => Map(
+  def all: Seq[Top] = FlashCtrlConfig.all.map { c =>
+    Top(s"FlashCtrl_${c.name}", "FlashCtrl", () => new FlashCtrl(c), _ => Map(
       "phy" -> c.phy.toString, "icap" -> c.icap.toString, "idcode" -> f"0x${c.deviceIdcode.toLong}%08x",
       "cmd_fifo_depth" -> c.cmdFifoDepth, "rsp_fifo_depth" -> c.rspFifoDepth, "timer_width" -> c.timerWidth))
   }

@@ -2,8 +2,9 @@ package zkspinal.system
 
 import spinal.core._
 import spinal.lib._
+import spinal.lib.bus.amba4.axi.Axi4SpecRenamer
 import spinal.lib.bus.amba4.axis.{Axi4Stream, Axi4StreamConfig}
-import zkspinal.keccak.{AxiClocked, AxiStreamNames}
+import zkspinal.axi.AxiClocked
 
 /** Frame boundaries carried in-band, for cores that need TLAST per frame behind XDMA, which puts TLAST only on the
   * last beat of each write().  The host sets bit `flagBit` of the last beat of every frame (for 256-bit field
@@ -33,8 +34,8 @@ class InbandLast(val cfg: InbandLastConfig = InbandLastConfig()) extends Compone
   val m_axis = master(Axi4Stream(axis))
   val status_frames = out UInt (32 bits)
   val status_partial = out UInt (32 bits)
-  AxiStreamNames(s_axis, "s_axis")
-  AxiStreamNames(m_axis, "m_axis")
+  Axi4SpecRenamer(s_axis)
+  Axi4SpecRenamer(m_axis)
 
   val logic = new ClockingArea(axiDomain) {
     val partial = !s_axis.payload.keep.andR

@@ -2,9 +2,11 @@ package zkspinal.system
 
 import spinal.core._
 import spinal.lib._
+import spinal.lib.bus.amba4.axi.Axi4SpecRenamer
 import spinal.lib.bus.amba4.axis.{Axi4Stream, Axi4StreamConfig}
-import zkspinal.keccak.{AxiClocked, AxiStreamNames}
-import zkspinal.system.Emit.Top
+import zkspinal.axi.AxiClocked
+import zkspinal.contract.{CoreIdentity, CoreKind, IdentifiedCore}
+import zkspinal.emit.Top
 
 /** Two input streams consumed in lockstep, as an MSM core consumes scalars and points (seed 002): each input sits
   * behind a StreamFifo of `depth` words and the pair (a, b) leaves as a XOR b.  A system fixture for the host
@@ -30,9 +32,9 @@ class PairFixture(val cfg: PairFixtureConfig = PairFixtureConfig()) extends Comp
   val s_axis_b = slave(Axi4Stream(axis))
   val m_axis = master(Axi4Stream(axis))
   val status_pairs = out UInt (32 bits)
-  AxiStreamNames(s_axis_a, "s_axis_a")
-  AxiStreamNames(s_axis_b, "s_axis_b")
-  AxiStreamNames(m_axis, "m_axis")
+  Axi4SpecRenamer(s_axis_a)
+  Axi4SpecRenamer(s_axis_b)
+  Axi4SpecRenamer(m_axis)
 
   val logic = new ClockingArea(axiDomain) {
     val a = s_axis_a.queue(cfg.depth)

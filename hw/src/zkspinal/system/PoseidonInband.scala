@@ -2,11 +2,13 @@ package zkspinal.system
 
 import spinal.core._
 import spinal.lib._
+import spinal.lib.bus.amba4.axi.Axi4SpecRenamer
 import spinal.lib.bus.amba4.axilite._
 import spinal.lib.bus.amba4.axis.{Axi4Stream, Axi4StreamConfig}
-import zkspinal.keccak.{AxiClocked, AxiStreamNames}
+import zkspinal.axi.AxiClocked
+import zkspinal.contract.IdentifiedCore
 import zkspinal.poseidon.{PoseidonAxis, PoseidonConfig}
-import zkspinal.system.Emit.Top
+import zkspinal.emit.Top
 
 /** PoseidonAxis behind InbandLast, as the C1100 block design (vivado/lib/zk_bd.tcl, `inband_kinds`) connects them:
   * XDMA H2C -> InbandLast (bit 255 of a beat = end of frame) -> PoseidonAxis, whose TUSER input is tied to 0 because
@@ -25,8 +27,8 @@ class PoseidonInband(val cfg: PoseidonConfig) extends Component with AxiClocked 
   val s_axil = slave(AxiLite4(AxiLite4Config(addressWidth = 8, dataWidth = 32)))
   val status_frames = out UInt (32 bits)
   val status_partial = out UInt (32 bits)
-  AxiStreamNames(s_axis, "s_axis")
-  AxiStreamNames(m_axis, "m_axis")
+  Axi4SpecRenamer(s_axis)
+  Axi4SpecRenamer(m_axis)
   AxiLite4SpecRenamer(s_axil)
 
   for (c <- Seq(framer, core)) { c.aclk := aclk; c.aresetn := aresetn }

@@ -3,9 +3,9 @@ package zkspinal.system
 import spinal.core._
 import spinal.lib._
 import spinal.lib.bus.amba4.axilite._
-import zkspinal.contract.{Contract, Show}
+import zkspinal.contract.{Contract, CoreIdentity, Show}
 import spinal.lib.bus.misc.AllMapping
-import zkspinal.keccak.AxiClocked
+import zkspinal.axi.AxiClocked
 
 /** The system block every zkspinal board design puts on the XDMA user BAR at 0x10000 (sw/lib/zkxdma.h ZK_SYS_*).
   *

@@ -2,6 +2,7 @@ package zkspinal.system
 
 import org.scalatest.funsuite.AnyFunSuite
 import spinal.core._
+import zkspinal.contract.{CoreIdentity, CoreKind, IdentifiedCore}
 
 /** Elaboration checks of the system blocks: configuration requires and the port names the Vivado scripts rely on. */
 class SystemElaborationSpec extends AnyFunSuite {

@@ -1,8 +1,7 @@
-package zkspinal.system
+package zkspinal.contract
 
 import spinal.core._
 import java.util.zip.CRC32
-import zkspinal.contract.Contract
 
 /** The kinds of core a board design pairs with the system block, as the host sees them in the system block's KIND
   * word (sw/lib/zkxdma.h zk_core_kind has the same codes).
@@ -28,7 +27,7 @@ object CoreKind {
 /** The kinds' codes and interface revisions in the host contract: `<name>` the KIND code, `<name>_version` the
   * revision the host speaks (ContractFiles writes them into the C header and the Python module). */
 object CoreKinds extends Contract("core_kind", "core kinds: the system block's KIND word and the interface " +
-    "revision of each", "hw/src/zkspinal/system/CoreIdentity.scala") {
+    "revision of each", "hw/src/zkspinal/contract/CoreIdentity.scala") {
   for (k <- CoreKind.all) {
     val id = k.name.replace('-', '_')
     code(id, k.code, s"KIND of a ${k.name} core")
@@ -39,7 +38,7 @@ object CoreKinds extends Contract("core_kind", "core kinds: the system block's K
 /** Where a board design puts each block on the XDMA user BAR (vivado/lib/zk_bd.tcl maps them; the host maps
   * `map_bytes` of the BAR). */
 object UserBar extends Contract("user_bar", "the XDMA user BAR: byte offsets of each block's window",
-    "hw/src/zkspinal/system/CoreIdentity.scala") {
+    "hw/src/zkspinal/contract/CoreIdentity.scala") {
   val core = code("core", 0x00000, "the core's AXI4-Lite registers (64 KiB window)").toInt
   val system = code("system", 0x10000, "the system block (4 KiB used)").toInt
   val flash = code("flash", 0x20000, "the flash and ICAP controller (64 KiB)").toInt
