@@ -57,19 +57,24 @@ class RomConstMul(val field: FieldConfig, val constants: Seq[BigInt], cfg: Arith
   private val K = ExpandedConstMul.digits(field, cfg)
   private val expanded = constants.map(ExpandedConstMul.expand(field, _, cfg))
   private val x = operand(0)
-  private val idx = operand(1).value(idxBits - 1 downto 0)
+  private val idx = operand(1).map(_(idxBits - 1 downto 0))
   private val mul = new ExpandedConstMul(field, cfg)
-  mul.io.input.valid := Delay(io.input.valid, 2, init = False)
-  mul.io.input.payload(0) := x.to(2)
   if (constants.size <= LutModel.lutTableWords) LutModel.add(K * field.width)
-  for (k <- 0 until K) {
-    // one ROM per digit multiple C_k (K words of n bits per constant), read when the multiplier takes word k
+  // one ROM per digit multiple C_k (K words of n bits per constant), read when the multiplier takes word k: the
+  // index delayed by the multiplier's lag for word k, then the ROM's read stage
+  private val words = (0 until K).map { k =>
     val rom = Mem(UInt(field.width bits), constants.size)
     rom.initBigInt(expanded.map(_(k)))
-    mul.io.input.payload(1 + k) := rom.readSync(Delay(idx, mul.operandLag(1 + k))) // stage 2 + lag
+    val lag = mul.operandLag(1 + k)
+    Timed.readSync(rom, idx.delayedTo(idx.at + lag)) -> lag
   }
+  /** the stage the multiplier starts at: word k arrives lag(k) stages after it */
+  private val start = words.map { case (w, lag) => w.at - lag }.distinct.ensuring(_.size == 1).head
+  mul.io.input.valid := Delay(io.input.valid, start, init = False)
+  mul.io.input.payload(0) := x.to(start)
+  for (((w, _), k) <- words.zipWithIndex) mul.io.input.payload(1 + k) := w.value
   val dspTiles: Int = mul.dspTiles
-  val latency: Int = 2 + mul.latency
+  val latency: Int = start + mul.latency
   drive(Timed(mul.io.output.payload, latency))
   override def operandBounds: Option[Seq[BigInt]] = Some(Seq(field.p, BigInt(constants.size)))
 }

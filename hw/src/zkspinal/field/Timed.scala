@@ -14,10 +14,15 @@ case class Timed[T <: Data](value: T, at: Int) {
     require(stage >= at, s"cannot move a signal from stage $at back to $stage")
     Delay(value, stage - at)
   }
+  /** the same value delayed to `stage`, as a Timed value */
+  def delayedTo(stage: Int): Timed[T] = Timed(to(stage), stage)
   def map[U <: Data](f: T => U): Timed[U] = Timed(f(value), at)
   def reg: Timed[T] = Timed(RegNext(value), at + 1)
 }
 
 object Timed {
+  /** a synchronous read of `mem` at `addr`: the data one stage after the address (the RAM's address register) */
+  def readSync[T <: Data](mem: Mem[T], addr: Timed[UInt]): Timed[T] = Timed(mem.readSync(addr.value), addr.at + 1)
+
   def latest(xs: Iterable[Timed[_ <: Data]]): Int = if (xs.isEmpty) 0 else xs.map(_.at).max
 }

@@ -31,63 +31,70 @@ class TwistedEdwardsAdder(val field: FieldConfig, cfg: ArithConfig = ArithConfig
     val output = master(Flow(Vec(UInt(n bits), 4))) // (U', V', W', T')
   }
 
-  private def core[C <: FlowCore](c: => C, a: UInt, b: UInt, valid: Bool): C = {
-    val m = c
-    m.io.input.valid := valid
-    m.io.input.payload(0) := a
-    m.io.input.payload(1) := b
-    m
+  /** a two-operand core on operands of one stage: its result and valid, the core's latency later */
+  private def core(name: String, c: => FlowCore, a: Timed[UInt], b: Timed[UInt],
+                   valid: Timed[Bool]): (Timed[UInt], Timed[Bool]) = {
+    require(a.at == b.at && b.at == valid.at, s"a core's operands must be of one stage (${a.at}, ${b.at}, ${valid.at})")
+    val m = c.setName(name)
+    m.io.input.valid := valid.value
+    m.io.input.payload(0) := a.value
+    m.io.input.payload(1) := b.value
+    (Timed(m.io.output.payload, a.at + m.latency), Timed(m.io.output.valid, a.at + m.latency))
   }
+  private val muls = scala.collection.mutable.ArrayBuffer[FlowCore]()
   /** mulModel: the multipliers are [[MontgomeryMulModel]] (simulation only) with the real one's latency */
-  private def mul(a: UInt, b: UInt, v: Bool): FlowCore = core(MontgomeryMulModel.make(field, cfg, mulModel), a, b, v)
-  private def add(a: UInt, b: UInt, v: Bool) = core(new ModAdd(field, cfg), a, b, v)
-  private def sub(a: UInt, b: UInt, v: Bool) = core(new ModSub(field, cfg), a, b, v)
+  private def mul(name: String, a: Timed[UInt], b: Timed[UInt], v: Timed[Bool]) =
+    core(name, { val m = MontgomeryMulModel.make(field, cfg, mulModel); muls += m; m }, a, b, v)
+  private def add(name: String, a: Timed[UInt], b: Timed[UInt], v: Timed[Bool]) =
+    core(name, new ModAdd(field, cfg), a, b, v)._1
+  private def sub(name: String, a: Timed[UInt], b: Timed[UInt], v: Timed[Bool]) =
+    core(name, new ModSub(field, cfg), a, b, v)._1
+  /** a valid flag delayed to `stage` (reset: no result appears out of reset) */
+  private def validAt(v: Timed[Bool], stage: Int): Timed[Bool] = Timed(Delay(v.value, stage - v.at, init = False), stage)
 
   private val in = io.input
-  private val (u, v, w, t) = (in.payload.s(0), in.payload.s(1), in.payload.s(2), in.payload.s(3))
+  private def input[T <: Data](x: T) = Timed(x, 0)
+  private val (u, v, w, t) = (input(in.payload.s(0)), input(in.payload.s(1)), input(in.payload.s(2)), input(in.payload.s(3)))
   private val (qm, qp, qt) = (in.payload.q(0), in.payload.q(1), in.payload.q(2))
-  private val neg = in.payload.negate
+  private val neg = input(in.payload.negate)
+  private val valid0 = input(in.valid)
 
   // stage 1
-  private val p1 = mul(u, Mux(neg, qp, qm), in.valid)
-  private val p2 = mul(v, Mux(neg, qm, qp), in.valid)
-  private val p3 = mul(t, qt, in.valid)
-  val mulLatency: Int = p1.latency
-  private val s1 = p1.io.output
-  private val w1 = Delay(w, mulLatency)
-  private val neg1 = Delay(neg, mulLatency)
+  private val (p1, valid1) = mul("p1", u, input(Mux(neg.value, qp, qm)), valid0)
+  private val p2 = mul("p2", v, input(Mux(neg.value, qm, qp)), valid0)._1
+  private val p3 = mul("p3", t, input(qt), valid0)._1
+  val mulLatency: Int = p1.at
 
-  // stage 2: adders and subtractors may differ in latency; every result is aligned to the slower one
-  private val e = sub(p2.io.output.payload, s1.payload, s1.valid)
-  private val h = add(p2.io.output.payload, s1.payload, s1.valid)
-  private val wMinus = sub(w1, p3.io.output.payload, s1.valid)
-  private val wPlus = add(w1, p3.io.output.payload, s1.valid)
-  val addLatency: Int = e.latency max h.latency
-  private def aligned(c: FlowCore): UInt = Delay(c.io.output.payload, addLatency - c.latency)
-  private val s2Valid = Delay(s1.valid, addLatency, init = False)
-  private val neg2 = Delay(neg1, addLatency)
-  private val (eV, hV) = (aligned(e), aligned(h))
-  private val fV = Mux(neg2, aligned(wPlus), aligned(wMinus))
-  private val gV = Mux(neg2, aligned(wMinus), aligned(wPlus))
+  // stage 2: adders and subtractors may differ in latency; every result is aligned to the slowest
+  private val e = sub("e", p2, p1, valid1)
+  private val h = add("h", p2, p1, valid1)
+  private val w1 = w.delayedTo(valid1.at)
+  private val wMinus = sub("wMinus", w1, p3, valid1)
+  private val wPlus = add("wPlus", w1, p3, valid1)
+  private val s2 = Timed.latest(Seq(e, h, wMinus, wPlus))
+  val addLatency: Int = s2 - valid1.at
+  private val valid2 = validAt(valid1, s2)
+  private val neg2 = neg.to(s2)
+  private val (eV, hV) = (e.delayedTo(s2), h.delayedTo(s2))
+  private val fV = Timed(Mux(neg2, wPlus.to(s2), wMinus.to(s2)), s2)
+  private val gV = Timed(Mux(neg2, wMinus.to(s2), wPlus.to(s2)), s2)
 
   // stage 3
-  private val p4 = mul(eV, fV, s2Valid)
-  private val p5 = mul(gV, hV, s2Valid)
-  private val tOut = mul(eV, hV, s2Valid)
-  private val wOut = mul(fV, gV, s2Valid)
+  private val (p4, valid3) = mul("p4", eV, fV, valid2)
+  private val p5 = mul("p5", gV, hV, valid2)._1
+  private val tOut = mul("tOut", eV, hV, valid2)._1
+  private val wOut = mul("wOut", fV, gV, valid2)._1
 
   // stage 4
-  private val uOut = sub(p5.io.output.payload, p4.io.output.payload, p4.io.output.valid)
-  private val vOut = add(p5.io.output.payload, p4.io.output.payload, p4.io.output.valid)
-
-  io.output.valid := Delay(p4.io.output.valid, addLatency, init = False)
-  io.output.payload(0) := aligned(uOut)
-  io.output.payload(1) := aligned(vOut)
-  io.output.payload(2) := Delay(wOut.io.output.payload, addLatency)
-  io.output.payload(3) := Delay(tOut.io.output.payload, addLatency)
-
+  private val uOut = sub("uOut", p5, p4, valid3)
+  private val vOut = add("vOut", p5, p4, valid3)
+  private val results = Seq(uOut, vOut, wOut, tOut)
   /** cycles from an accepted input to its result */
-  val latency: Int = 2 * mulLatency + 2 * addLatency
-  val multipliers: Int = 7
-  val dspTiles: Int = multipliers * p1.dspTiles
+  val latency: Int = Timed.latest(results)
+
+  io.output.valid := validAt(valid3, latency).value
+  for ((r, i) <- results.zipWithIndex) io.output.payload(i) := r.to(latency)
+
+  val multipliers: Int = muls.size
+  val dspTiles: Int = muls.map(_.dspTiles).sum
 }

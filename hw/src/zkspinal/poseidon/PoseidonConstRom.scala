@@ -40,11 +40,11 @@ class PoseidonConstRom(val tables: ConstTables, val ports: Int) extends Componen
   private val n = tables.field.width
   private val C = tables.columns.size
   private val K = tables.digits
-  val latency: Int = 2
   val io = new Bundle {
     val idx = in(Vec(Vec(UInt(tables.idxBits bits), C), ports))
     val words = out(Vec(Vec(Vec(UInt(n bits), K), C), ports))
   }
+  private val stages = scala.collection.mutable.ArrayBuffer[Int]()
   for (col <- 0 until C) {
     val size = tables.columns(col).size
     val w = log2Up(size) max 1
@@ -55,7 +55,14 @@ class PoseidonConstRom(val tables: ConstTables, val ports: Int) extends Componen
       // tools cost a ROM as constant logic and may otherwise spread it over LUTs
       if (size > LutModel.lutTableWords) rom.addAttribute("rom_style", "block")
       val lag = ExpandedConstMul.operandLag(1 + d)
-      for (p <- 0 until ports) io.words(p)(col)(d) := RegNext(rom.readSync(Delay(io.idx(p)(col)(w - 1 downto 0), lag)))
+      for (p <- 0 until ports) {
+        // the index delayed to word d's lag, the RAM's read stage, its output register
+        val word = Timed.readSync(rom, Timed(io.idx(p)(col)(w - 1 downto 0), 0).delayedTo(lag)).reg
+        io.words(p)(col)(d) := word.value
+        stages += word.at - lag
+      }
     }
   }
+  /** index in to word 0 out (word d: d stages later); the same for every table, word and port */
+  val latency: Int = stages.distinct.ensuring(_.size == 1, "the tables' read paths differ in length").head
 }
