@@ -20,6 +20,13 @@ class FieldElaborationSpec extends AnyFunSuite {
     assertThrows[IllegalArgumentException](ArithConfig(lutPerDsp = -1))
   }
 
+  test("RomConstMul: the index's ROM read ends where the multiplier starts, one read stage after the operands") {
+    val f = FieldConfig.bls12_381_fr
+    val m = elaborate(new RomConstMul(f, Seq(BigInt(3), BigInt(5), f.p - 1)))
+    val (mulLatency, _) = MontgomeryMulModel.makeExpandedTiming(f, ArithConfig())
+    assert(m.latency == 1 + 1 + mulLatency) // the operand register, the ROM read, the expanded multiplier
+  }
+
   test("Montgomery constants satisfy their definitions") {
     for (f <- FieldConfig.all) {
       assert((f.p * f.pInvNeg + 1).mod(f.R) == 0)

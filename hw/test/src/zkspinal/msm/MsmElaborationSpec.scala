@@ -14,6 +14,16 @@ class MsmElaborationSpec extends AnyFunSuite {
     assert(c.addrBits == 12)
   }
 
+  test("the adder's latency is its critical path of cores: two products and two additions, seven multipliers") {
+    var a: TwistedEdwardsAdder = null
+    SpinalConfig(targetDirectory = "build/elab").generateVerilog {
+      a = new TwistedEdwardsAdder(MsmConfig.smallModel.curve.field, mulModel = true); a }
+    val f = MsmConfig.smallModel.curve.field
+    assert(a.multipliers == 7 && a.mulLatency == zkspinal.field.MontgomeryMulModel.realTiming(f, zkspinal.field.ArithConfig())._1)
+    assert(a.addLatency > 0)
+    assert(a.latency == 2 * a.mulLatency + 2 * a.addLatency)
+  }
+
   test("configurations reject what the engine cannot build") {
     assertThrows[IllegalArgumentException](MsmConfig("short", windows = Seq(13, 13)))              // 26 < 253 bits
     assertThrows[IllegalArgumentException](MsmConfig("one", windows = Seq(24), scalarBound = Some(BigInt(1) << 20)))

@@ -19,6 +19,14 @@ class PoseidonElaborationSpec extends AnyFunSuite {
     assertThrows[IllegalArgumentException](PoseidonConfig("x", field = FieldConfig.bls12_377_fr))
   }
 
+  test("the constant ROM's latency is its read path: the RAM's address register and its output register") {
+    val cfg = PoseidonConfig.small
+    val tables = ConstTables(cfg.field, cfg.arith, Seq(Seq(BigInt(1), BigInt(2)), Seq(BigInt(3))))
+    var rom: PoseidonConstRom = null
+    SpinalConfig(targetDirectory = "build/elab").generateVerilog { rom = new PoseidonConstRom(tables, 2); rom }
+    assert(rom.latency == 2)
+  }
+
   test("constant files give the standard round numbers") {
     for ((a, rp) <- Seq(2 -> 55, 4 -> 56, 8 -> 57, 11 -> 57)) {
       val c = PoseidonConstants(a, f.p)
