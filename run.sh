@@ -22,8 +22,9 @@ usage: ./run.sh [command] [options]
   constants [--check]  regenerate constants/poseidon (--check: compare the committed files instead)
   contract          rewrite the generated forms of the register maps and codes (sw/lib/zk_contract.h,
                     reference_model/contract.py, sw/neptune-fpga/src/contract.rs, hw/REGISTERS.md)
-  hash --arity N [--sim verilator|icarus] [--config c1100|small]
-                    Poseidon digests of stdin preimages (the model CLI's format) through the PoseidonAxis RTL
+  hash [--arity N] [--config small|pc2|arity2|..._model]
+                    Poseidon digests of stdin preimages (the model CLI's format) by zk-poseidon through the XDMA
+                    emulator and the PoseidonInband RTL (Verilator): the path a card takes
   poseidon-model ARGS  the Poseidon golden model CLI (python -m reference_model.poseidon ARGS)
   msm --input FILE [--engine model|rtl] [--windows SPEC]
                     an MSM by the golden model, or with its bucket phase on the MsmAxis RTL (Verilator)
@@ -111,6 +112,42 @@ run_tests() {
 
 py() { "$VENV/bin/python" "$@"; }
 
+# One rule for "is the Verilog current": a top is stale when its file is missing or a Scala source, build.mill or
+# constants/ is newer than it; then it is emitted again (quietly: the md5 lines go to build/emit.log).
+emit_stale() {
+  local top stale=()
+  for top in "$@"; do
+    if [ ! -f "build/rtl/$top.v" ] || [ -n "$(find hw/src build.mill constants -newer "build/rtl/$top.v" -print -quit)" ]; then
+      stale+=("$top")
+    fi
+  done
+  [ ${#stale[@]} -eq 0 ] && return 0
+  local IFS='|'
+  emit --only "${stale[*]}" >&2
+}
+
+# ./run.sh hash: the card's path in simulation.  zk-poseidon (libzkxdma) against the XDMA emulator serving
+# PoseidonInband_<config> (Verilator): preimages on stdin, digests on stdout, in the model CLI's format.
+hash_rtl() {
+  STEP="hash"
+  local config=small args=()
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --config) [ $# -ge 2 ] || die "--config needs a value"; config="$2"; shift 2 ;;
+      --config=*) config="${1#*=}"; shift ;;
+      --arity) [ $# -ge 2 ] || die "--arity needs a value"; args+=(-a "$2"); shift 2 ;;
+      --arity=*) args+=(-a "${1#*=}"); shift ;;
+      -h|--help) echo "usage: ./run.sh hash [--arity N] [--config small|pc2|arity2|pc2_model|arity2_model] [zk-poseidon options]"; return 0 ;;
+      *) args+=("$1"); shift ;;
+    esac
+  done
+  local top="PoseidonInband_$config"
+  emit_stale "$top"
+  [ -f "build/rtl/$top.v" ] || die "no emulator top $top (configurations: small, pc2, arity2, pc2_model, arity2_model)"
+  make -s -C sw >&2 || die "make -C sw failed"
+  "$VENV/bin/python" sw/emu/zkemu.py with "$top" -- sw/build/zk-poseidon -d @DEV "${args[@]}"
+}
+
 cmd="${1:-demo}"; [ $# -gt 0 ] && shift
 case "$cmd" in
   help|-h|--help) usage ;;
@@ -132,7 +169,7 @@ case "$cmd" in
       *) echo "run.sh msm: --engine must be model or rtl (got '$engine')" >&2; exit 2 ;;
     esac ;;
   msm-model) setup >/dev/null; activate; exec "$VENV/bin/python" -m reference_model.msm "$@" ;;
-  hash) setup >/dev/null; activate; exec "$VENV/bin/python" -m tests.tools.poseidon_hash "$@" ;;
+  hash) setup >/dev/null; activate; hash_rtl "$@" ;;
   keccak-speed) setup >/dev/null; activate; exec "$VENV/bin/python" tests/tools/keccak_speed.py "$@" ;;
   vivado) setup; activate; emit
     BOARD="${1:-}"; [ -n "$BOARD" ] || die "usage: ./run.sh vivado c1100|vu9p [--core TOP] [--core-mhz MHZ] [--fifo-depth N] [--jobs N] [--flash-mb MB]"

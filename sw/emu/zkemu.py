@@ -2,6 +2,8 @@
 
     python sw/emu/zkemu.py build TOP              # Verilator build into build/emu/TOP (cached by source md5)
     python sw/emu/zkemu.py run TOP --dir DIR [harness options]   # serve DIR/xdma0_* until SIGINT/SIGTERM
+    python sw/emu/zkemu.py with TOP -- CMD ARGS...   # CMD against a fresh emulated card: every @DEV in ARGS becomes
+                                                     # its device prefix, LD_PRELOAD the interposer; CMD's exit status
 
 How each kind of top maps onto XDMA channels is the table PORTS below (keyed by the manifest's "kind"); a new
 top plugs in with one entry.  WAVES=1 builds with FST tracing (run: pass --fst FILE; emulator(): the trace goes
@@ -130,7 +132,7 @@ def _build(top: str, src: Path, models: list, mdir: Path, exe: Path, stamp: str,
 def _throttle(top: str) -> list[str]:
     # random gaps on every stream port (ZKEMU_THROTTLE percent, default 30), reproducible with SEED
     seed = os.environ.get("SEED") or str(random.SystemRandom().randrange(1, 1 << 31))
-    print(f"zkemu {top}: throttle seed SEED={seed}")
+    print(f"zkemu {top}: throttle seed SEED={seed}", file=sys.stderr)
     return ["--throttle", os.environ.get("ZKEMU_THROTTLE", "30"), "--seed", seed]
 
 
@@ -197,7 +199,7 @@ def cards(tops: list[str], extra: dict[int, list[str]] | None = None, ports: lis
         try:
             for i, (top, exe) in enumerate(zip(tops, exes)):
                 seed = str(int(base) + i) if base else str(random.SystemRandom().randrange(1, 1 << 31))
-                print(f"zkemu {top} xdma{i}: throttle seed SEED={seed}")
+                print(f"zkemu {top} xdma{i}: throttle seed SEED={seed}", file=sys.stderr)
                 throttle = ["--throttle", os.environ.get("ZKEMU_THROTTLE", "30"), "--seed", seed]
                 started.append(_start(top, exe, d, f"xdma{i}", ports or PORTS[top_kind(top)], (extra or {}).get(i, []),
                                       throttle, f"emu_xdma{i}.log"))
@@ -207,10 +209,28 @@ def cards(tops: list[str], extra: dict[int, list[str]] | None = None, ports: lis
                 _stop(p, log)
 
 
+def run_with(top: str, cmd: list[str]) -> int:
+    """`with`: one command against a fresh emulated card (its stdin, stdout and stderr are the caller's); the emulator's
+    own log goes to the card directory and is shown only when the command fails"""
+    if not PRELOAD.exists():
+        raise SystemExit(f"{PRELOAD} missing: make -C sw")
+    with emulator(top) as dev:
+        env = dict(os.environ, LD_PRELOAD=str(PRELOAD))
+        rc = subprocess.run([a.replace("@DEV", dev) for a in cmd], env=env).returncode
+        if rc not in (0, 2, 3):
+            log = Path(dev).parent / "emu.log"
+            sys.stderr.write(f"zkemu {top}: the emulator's log:\n{log.read_text()[-2000:]}")
+        return rc
+
+
 def main() -> None:
-    if len(sys.argv) < 3 or sys.argv[1] not in ("build", "run"):
+    if len(sys.argv) < 3 or sys.argv[1] not in ("build", "run", "with"):
         raise SystemExit(__doc__)
     top = sys.argv[2]
+    if sys.argv[1] == "with":
+        if len(sys.argv) < 5 or sys.argv[3] != "--":
+            raise SystemExit("usage: zkemu.py with TOP -- CMD ARGS...")
+        sys.exit(run_with(top, sys.argv[4:]))
     exe = build(top)
     if sys.argv[1] == "build":
         print(exe)

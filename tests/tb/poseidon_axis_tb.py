@@ -2,9 +2,8 @@
 AXI4-Stream source and sink with random pauses on both ports, digests against reference_model.poseidon, flagged
 beats for malformed frames, the AXI4-Lite counters, reset in mid-stream.
 
-Environment: ZK_TOP (set by simrun), ZK_RANDOM (random preimages per arity, default 3); ZK_IN_FILE / ZK_OUT_FILE /
-ZK_PAUSE for cocotb_file_stream (the hash tool's Icarus path).  Cycle counts for the benchmark come from the C++
-harness (tests/bench/poseidon.py), not from here.
+Environment: ZK_TOP (set by simrun), ZK_RANDOM (random preimages per arity, default 3).  Cycle counts for the
+benchmark come from the C++ harness (tests/bench/poseidon.py), not from here.
 """
 from __future__ import annotations
 
@@ -263,29 +262,3 @@ async def cocotb_reset_midstream(dut):
     await tb.run(after)
     dut._log.info("stream after the reset is exact")
 
-
-@cocotb.test(skip=not os.environ.get("ZK_IN_FILE"))
-async def cocotb_file_stream(dut):
-    """The hash tool's simulator path: frames from ZK_IN_FILE (harness input records) to ZK_OUT_FILE (harness
-    output records), random pauses ZK_PAUSE on both ports."""
-    import poseidon_harness as H
-    tb = PoseidonTb(dut, pause=float(os.environ.get("ZK_PAUSE", "0")))
-    await tb.start()
-    data = open(os.environ["ZK_IN_FILE"], "rb").read()
-    frames, beats, users = [], [], []
-    for off in range(0, len(data), H.IN_RECORD):
-        rec = data[off:off + H.IN_RECORD]
-        beats.append(int.from_bytes(rec[:32], "little"))
-        users.append(rec[32])
-        if rec[33]:
-            frames.append(AxiStreamFrame(elements_bytes(beats), tuser=[users[0]] * 32 + [0] * (32 * (len(beats) - 1))))
-            beats, users = [], []
-    t0 = cocotb.utils.get_sim_time("ns")
-    for f in frames:
-        await tb.source.send(f)
-    with open(os.environ["ZK_OUT_FILE"], "wb") as fh:
-        for _ in frames:
-            frame = await tb.sink.recv()
-            user = frame.tuser if isinstance(frame.tuser, int) else frame.tuser[0]
-            cyc = int((cocotb.utils.get_sim_time("ns") - t0) / CLK_NS)
-            fh.write(bytes(frame.tdata) + bytes([user & 0xFF]) + cyc.to_bytes(8, "little"))
