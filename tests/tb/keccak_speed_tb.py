@@ -3,7 +3,7 @@
 CPU program and the model), refused starts and writes while busy.
 
 Environment: ZK_CASES  JSON list of {"rounds", "runs", "elements", "freq", "checksum"} (checksum as an int)
-             ZK_SPEED_OUT  where cocotb_job writes its result (JSON), for the keccak-speed CLI and the benchmark
+             ZK_SPEED_OUT  where cocotb_job writes its result (JSON), for the benchmark
 """
 from __future__ import annotations
 
@@ -158,7 +158,7 @@ async def cocotb_bad_registers(dut):
 
 @cocotb.test()
 async def cocotb_job(dut):
-    """One job from ZK_CASES[0] at full speed (no pauses), result to ZK_SPEED_OUT (the CLI and the benchmark)."""
+    """One job from ZK_CASES[0] at full speed (no pauses), result to ZK_SPEED_OUT (the benchmark)."""
     tb = SpeedTb(dut)
     await tb.start()
     case = cases()[0]
