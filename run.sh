@@ -21,13 +21,14 @@ usage: ./run.sh [command] [options]
   bench [core]      benchmarks (field, poseidon, keccak, msm, poseidon-model, msm-host, host, system; none: all + report)
   constants [--check]  regenerate constants/poseidon (--check: compare the committed files instead)
   contract          rewrite the generated forms of the register maps and codes (sw/lib/zk_contract.h,
-                    reference_model/contract.py, sw/neptune-fpga/src/contract.rs, hw/REGISTERS.md)
+                    reference_model/contract.py, sw/neptune-fpga/src/contract.rs, vivado/lib/zk_contract.tcl,
+                    hw/REGISTERS.md)
   hash [--arity N] [--config small|pc2|arity2|..._model]
                     Poseidon digests of stdin preimages (the model CLI's format) by zk-poseidon through the XDMA
                     emulator and the PoseidonInband RTL (Verilator): the path a card takes
   poseidon-model ARGS  the Poseidon golden model CLI (python -m reference_model.poseidon ARGS)
-  msm --input FILE [--engine model|rtl] [--windows SPEC]
-                    an MSM by the golden model, or with its bucket phase on the MsmAxis RTL (Verilator)
+  msm --input FILE [--engine model|rtl] [--windows SPEC] [--config vu9p_model|...]
+                    an MSM by the golden model, or by zk-msm through the XDMA emulator and the MsmAxis RTL
   msm-model ARGS    the MSM model CLI (gen, run, streams, post)
   keccak-speed --rounds R --elements N --freq F --runs M [--engine cpu|rtl] [--units U]
                     the SNAP test_speed checksum on the CPU program or the KeccakSpeed RTL
@@ -126,6 +127,31 @@ emit_stale() {
   emit --only "${stale[*]}" >&2
 }
 
+# ./run.sh msm --engine rtl: zk-msm (libzkxdma, the arkworks host library) against the XDMA emulator serving
+# MsmAxis_<config> (default vu9p_model: Hardcaml's layout, the multiplier model); zk-msm options pass through (-w, -B
+# for a configuration with another layout).
+msm_rtl() {
+  STEP="msm rtl"
+  local config=vu9p_model args=()
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --config) [ $# -ge 2 ] || die "--config needs a value"; config="$2"; shift 2 ;;
+      --config=*) config="${1#*=}"; shift ;;
+      --input) [ $# -ge 2 ] || die "--input needs a value"; args+=(-i "$2"); shift 2 ;;
+      --input=*) args+=(-i "${1#*=}"); shift ;;
+      *) args+=("$1"); shift ;;
+    esac
+  done
+  local top="MsmAxis_$config"
+  emit_stale "$top"
+  local cargo; cargo="$(command -v cargo || echo "$HOME/.cargo/bin/cargo")"
+  (cd sw/host-msm && CARGO_TARGET_DIR="$ROOT/build/cargo" "$cargo" build --release --locked --quiet) >&2 \
+    || die "building sw/host-msm failed"
+  { make -s -C sw && make -s -C sw msm; } >&2 || die "make -C sw msm failed"
+  # a simulated engine is 10^4-10^5 times slower than a card: a 10-minute progress timeout (a later -t wins)
+  "$VENV/bin/python" sw/emu/zkemu.py with "$top" -- sw/build/zk-msm -d @DEV -t 600000 "${args[@]}"
+}
+
 # ./run.sh hash: the card's path in simulation.  zk-poseidon (libzkxdma) against the XDMA emulator serving
 # PoseidonInband_<config> (Verilator): preimages on stdin, digests on stdout, in the model CLI's format.
 hash_rtl() {
@@ -145,7 +171,7 @@ hash_rtl() {
   emit_stale "$top"
   [ -f "build/rtl/$top.v" ] || die "no emulator top $top (configurations: small, pc2, arity2, pc2_model, arity2_model)"
   make -s -C sw >&2 || die "make -C sw failed"
-  "$VENV/bin/python" sw/emu/zkemu.py with "$top" -- sw/build/zk-poseidon -d @DEV "${args[@]}"
+  "$VENV/bin/python" sw/emu/zkemu.py with "$top" -- sw/build/zk-poseidon -d @DEV -t 600000 "${args[@]}"
 }
 
 cmd="${1:-demo}"; [ $# -gt 0 ] && shift
@@ -165,7 +191,7 @@ case "$cmd" in
     done
     case "$engine" in
       model) exec "$VENV/bin/python" -m reference_model.msm run "${args[@]}" ;;
-      rtl) exec "$VENV/bin/python" tests/tools/msm_rtl.py "${args[@]}" ;;
+      rtl) msm_rtl "${args[@]}" ;;
       *) echo "run.sh msm: --engine must be model or rtl (got '$engine')" >&2; exit 2 ;;
     esac ;;
   msm-model) setup >/dev/null; activate; exec "$VENV/bin/python" -m reference_model.msm "$@" ;;

@@ -24,6 +24,7 @@ SYSTEM_KIND = 0xFF4
 SYSTEM_CONFIG = 0xFF8
 SYSTEM_VERSION = 0xFFC
 SYSTEM_MAGIC = 0x7A6B5359
+SYSTEM_WINDOW_BYTES = 0x1000
 SYSTEM_REVISION = 0x001
 SYSTEM_REGS = {
     "id": (0x000, 1, "read-only: the magic 0x7a6b5359 (\"zkSY\")"),
@@ -37,6 +38,7 @@ SYSTEM_REGS = {
 }
 SYSTEM_CODES = {
     "magic": (0x7A6B5359, "ID's value"),
+    "window_bytes": (0x1000, "the block's address window (the identity words end it)"),
     "revision": (0x001, "INFO[23:16] of this block (0: a block without the identity words)"),
 }
 
@@ -120,6 +122,7 @@ MSM_ADDERS = 0x048
 MSM_PARTIALS = 0x04C
 MSM_ADDER_BUSY = 0x050
 MSM_SPILLED = 0x090
+MSM_MAX_ADDERS = 0x008
 MSM_REGS = {
     "control": (0x000, 1, "write: bit 0 start (taken when idle and no error), bit 1 soft reset (aborts a running job, clears the error flags, empties the input FIFOs).  read: the MsmStatus bits"),
     "error": (0x004, 1, "the MsmErrors bits, sticky until soft reset; any of bits 0..6 aborts the job and from then on both input streams are drained (tready = 1, data discarded) until soft reset"),
@@ -140,6 +143,9 @@ MSM_REGS = {
     "partials": (0x04C, 1, "partial bucket records that follow the buckets in the read-out (A x partial buckets per adder)"),
     "adder_busy": (0x050, 2, "BUSY of adder a at 0x50 + 8a (a < A, 8 at most): cycles adder a took an addition"),
     "spilled": (0x090, 1, "additions into partial buckets (a hot bucket's additions spread while it was busy)"),
+}
+MSM_CODES = {
+    "max_adders": (0x008, "adders with a BUSY register (ADDER_BUSY + 8a, a < MAX_ADDERS)"),
 }
 
 # MsmAxis CONTROL read bits (hw/src/zkspinal/msm/MsmAxis.scala)

@@ -12,7 +12,7 @@ from conftest import ROOT
 import reference_model.contract as C
 
 GENERATED = {"sw/lib/zk_contract.h", "reference_model/contract.py", "sw/neptune-fpga/src/contract.rs",
-             "hw/REGISTERS.md"}
+             "vivado/lib/zk_contract.tcl", "hw/REGISTERS.md"}
 EMITTED = ROOT / "build" / "rtl" / "contract"
 
 
@@ -48,7 +48,7 @@ def test_contract_module_shape():
 def sources():
     """the hand-written sources that talk to the hardware: host tools, emulator, harnesses, testbenches, tools"""
     for pattern in ("sw/**/*.c", "sw/**/*.h", "sw/**/*.cpp", "sw/**/*.rs", "sw/**/*.py", "tests/**/*.py",
-                    "tests/**/*.cpp", "reference_model/**/*.py"):
+                    "tests/**/*.cpp", "reference_model/**/*.py", "vivado/**/*.tcl"):
         for f in ROOT.glob(pattern):
             rel = f.relative_to(ROOT).as_posix()
             if rel not in GENERATED and "/build/" not in f"/{rel}" and "/target/" not in rel and f.name != "test_contract.py":
@@ -70,7 +70,8 @@ def test_no_copy_of_the_contract():
             define = rf"#define\s+\w*{n}\s+\(?{num}"                   # #define FL_ARM 0x104u
             table = rf"\{{\s*\"{n}\"\s*,\s*{num}"                        # {"frames_in", 0x10, ...}
             const = rf"const\s+\w*{n}\s*:\s*u32\s*=\s*{num}"            # Rust
-            for pat in (assign, define, table, const):
+            tcl = rf"variable\s+\w*{n}\s+{num}"                          # Tcl
+            for pat in (assign, define, table, const, tcl):
                 for m in re.finditer(pat, text, re.IGNORECASE):
                     line = text.count("\n", 0, m.start()) + 1
                     copies.append(f"{rel}:{line}: {m.group(0)!r} copies {block}.{name}")

@@ -90,14 +90,13 @@ def test_msm_axis_vu9p_long(name, npow):
 
 @pytest.mark.long
 def test_msm_rtl_cli_vs_arkworks(tmp_path):
-    """./run.sh msm --engine rtl (tests/tools/msm_rtl.py) on a generated data set against arkworks' MSM."""
-    import sys
-
+    """./run.sh msm --engine rtl (zk-msm through the XDMA emulator on MsmAxis_vu9p_model, the card's path) on a
+    generated data set against arkworks' MSM."""
     from conftest import ROOT
 
     host = build_host()
     subprocess.run([str(host), "gen", "--npow", "8", "--seed", "3", "--out", str(tmp_path)], check=True)
-    rtl = subprocess.run([sys.executable, str(ROOT / "tests/tools/msm_rtl.py"), "--input", str(tmp_path)],
+    rtl = subprocess.run([str(ROOT / "run.sh"), "msm", "--engine", "rtl", "--input", str(tmp_path)],
                          capture_output=True, text=True, cwd=ROOT)
     assert rtl.returncode == 0, rtl.stderr
     ark = subprocess.run([str(host), "msm", "--dir", str(tmp_path)], capture_output=True, text=True, check=True)

@@ -240,13 +240,15 @@ def copy_scripts(tmp: Path) -> Path:
     # no width converter: 256-bit XDMA beats straight into a 64-bit core
     (("lib/zk_bd.tcl", "if {$w != $xbytes} {\n            zk::bd::converter h2c", "if {0} {\n            zk::bd::converter h2c"), "widths differ"),
     # the system block at the wrong BAR offset
-    (("lib/zk_bd.tcl", "variable sys_offset 0x10000", "variable sys_offset 0x20000"), "/sys/s_axil/regs"),
+    (("lib/zk_bd.tcl", "variable sys_offset $zk::contract::user_bar_system", "variable sys_offset 0x20000"),
+     "/sys/s_axil/regs"),
     # a wrong part and a wrong pin
     (("bd_c1100.tcl", "xcu55n-fsvh2892-2L-e", "xcu55c-fsvh2892-2L-e"), "part"),
     (("constraints/c1100.xdc", "PACKAGE_PIN BF41", "PACKAGE_PIN BF42"), "board pins"),
     # the flash controller at the wrong BAR offset, clocked by the core clock, its ICAP on the 250 MHz XDMA clock,
     # the other board's controller (another IDCODE), no fallback to the golden image, no quad SPI boot
-    (("lib/zk_bd.tcl", "variable flash_offset 0x20000", "variable flash_offset 0x30000"), "/flash/s_axil/regs"),
+    (("lib/zk_bd.tcl", "variable flash_offset $zk::contract::user_bar_flash", "variable flash_offset 0x30000"),
+     "/flash/s_axil/regs"),
     (("lib/zk_bd.tcl", "zk::bd::net xdma_0/axi_aclk flash/aclk", "zk::bd::net core_clk/clk_out1 flash/aclk"), "axi_aclk"),
     (("lib/zk_bd.tcl", "zk::bd::net core_clk/clk_out2 flash/icap_clk", "zk::bd::net xdma_0/axi_aclk flash/icap_clk"),
      "ICAPE3 runs at 200 MHz at most"),

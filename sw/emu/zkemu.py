@@ -215,7 +215,10 @@ def run_with(top: str, cmd: list[str]) -> int:
     if not PRELOAD.exists():
         raise SystemExit(f"{PRELOAD} missing: make -C sw")
     with emulator(top) as dev:
+        # the driver's transfer timeout (the interposer's ZKEMU_TIMEOUT_MS) suits a card, not a simulation 10^4
+        # times slower: 10 minutes unless the caller set it
         env = dict(os.environ, LD_PRELOAD=str(PRELOAD))
+        env.setdefault("ZKEMU_TIMEOUT_MS", "600000")
         rc = subprocess.run([a.replace("@DEV", dev) for a in cmd], env=env).returncode
         if rc not in (0, 2, 3):
             log = Path(dev).parent / "emu.log"

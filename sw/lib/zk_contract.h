@@ -40,6 +40,7 @@ static const zk_code_desc ZK_USER_BAR_CODES[] = {
 #define ZK_SYSTEM_CONFIG 0xFF8u /* read-only: CRC-32 (zlib's) of the core's configuration name, e.g. c1100 */
 #define ZK_SYSTEM_VERSION 0xFFCu /* read-only: [15:0] the core's interface revision for its kind */
 #define ZK_SYSTEM_MAGIC 0x7A6B5359u /* ID's value */
+#define ZK_SYSTEM_WINDOW_BYTES 0x1000u /* the block's address window (the identity words end it) */
 #define ZK_SYSTEM_REVISION 0x001u /* INFO[23:16] of this block (0: a block without the identity words) */
 static const zk_reg_desc ZK_SYSTEM_REGS[] = {
     {"id", 0x000u, 1, 0, 1, "read-only: the magic 0x7a6b5359 (\"zkSY\")"},
@@ -53,6 +54,7 @@ static const zk_reg_desc ZK_SYSTEM_REGS[] = {
     {0, 0, 0, 0, 0, 0}};
 static const zk_code_desc ZK_SYSTEM_CODES[] = {
     {"magic", 0x7A6B5359u, "ID's value"},
+    {"window_bytes", 0x1000u, "the block's address window (the identity words end it)"},
     {"revision", 0x001u, "INFO[23:16] of this block (0: a block without the identity words)"},
     {0, 0, 0}};
 
@@ -136,6 +138,7 @@ static const zk_code_desc ZK_POSEIDON_ERROR_CODES[] = {
 #define ZK_MSM_PARTIALS 0x04Cu /* partial bucket records that follow the buckets in the read-out (A x partial buckets per adder) */
 #define ZK_MSM_ADDER_BUSY 0x050u /* BUSY of adder a at 0x50 + 8a (a < A, 8 at most): cycles adder a took an addition */
 #define ZK_MSM_SPILLED 0x090u /* additions into partial buckets (a hot bucket's additions spread while it was busy) */
+#define ZK_MSM_MAX_ADDERS 0x008u /* adders with a BUSY register (ADDER_BUSY + 8a, a < MAX_ADDERS) */
 static const zk_reg_desc ZK_MSM_REGS[] = {
     {"control", 0x000u, 1, 0, 1, "write: bit 0 start (taken when idle and no error), bit 1 soft reset (aborts a running job, clears the error flags, empties the input FIFOs).  read: the MsmStatus bits"},
     {"error", 0x004u, 1, 0, 1, "the MsmErrors bits, sticky until soft reset; any of bits 0..6 aborts the job and from then on both input streams are drained (tready = 1, data discarded) until soft reset"},
@@ -157,6 +160,9 @@ static const zk_reg_desc ZK_MSM_REGS[] = {
     {"adder_busy", 0x050u, 2, 1, 0, "BUSY of adder a at 0x50 + 8a (a < A, 8 at most): cycles adder a took an addition"},
     {"spilled", 0x090u, 1, 1, 1, "additions into partial buckets (a hot bucket's additions spread while it was busy)"},
     {0, 0, 0, 0, 0, 0}};
+static const zk_code_desc ZK_MSM_CODES[] = {
+    {"max_adders", 0x008u, "adders with a BUSY register (ADDER_BUSY + 8a, a < MAX_ADDERS)"},
+    {0, 0, 0}};
 
 /* MsmAxis CONTROL read bits (hw/src/zkspinal/msm/MsmAxis.scala) */
 #define ZK_MSM_STATUS_BUSY 0x001u /* a job runs */

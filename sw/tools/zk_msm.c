@@ -426,10 +426,10 @@ int main(int argc, char **argv)
     }
     if (rc == 0)
         zk_install_signals();
-    for (int k = 0; k < ncards && rc == 0; k++)
-        rc = msm_check_card(&devs[k], nw, wspec);
-    msm_output mo = {0};
     size_t buckets = zkmsm_layout_total_buckets(layout);
+    for (int k = 0; k < ncards && rc == 0; k++)
+        rc = msm_check_card(&devs[k], nw, wspec, buckets);
+    msm_output mo = {0};
     if (rc == 0) {
         msm_input mi = {rec, d.scalars, d.n, widths, nw, buckets, t.channel, chunk, strict};
         if (chunk && d.n % 2)

@@ -23,7 +23,11 @@
 #define REC ZKMSM_RECORD_BYTES
 #define SC ZKMSM_SCALAR_BYTES
 
-int msm_check_card(zk_dev *d, size_t nw, const char *wspec)
+/* the most partial records an engine of the layout can return: every adder but one holds a copy of the shared low
+ * windows (at most every bucket), and each adder has its partial slots (fewer than the buckets) */
+static size_t max_partials(size_t buckets) { return (size_t)MAX_ADDERS * buckets; }
+
+int msm_check_card(zk_dev *d, size_t nw, const char *wspec, size_t buckets)
 {
     uint32_t info = 0, partials = 0;
     if (zk_reg_read(d, ZK_MSM_INFO, &info) || zk_reg_read(d, ZK_MSM_PARTIALS, &partials)) {
@@ -38,9 +42,9 @@ int msm_check_card(zk_dev *d, size_t nw, const char *wspec)
         fprintf(stderr, "zk-msm: %s: the engine has %u windows, --windows %s has %zu\n", d->prefix, info & 0xff, wspec, nw);
         return 2;
     }
-    if (partials > 4096) {
-        fprintf(stderr, "zk-msm: %s: the engine reports %u partial buckets (at most 4,096 expected): not an MSM core?\n",
-                d->prefix, partials);
+    if (partials > max_partials(buckets)) {
+        fprintf(stderr, "zk-msm: %s: the engine reports %u partial buckets (at most %zu for this layout): not an MSM "
+                "core?\n", d->prefix, partials, max_partials(buckets));
         return 1;
     }
     return 0;
@@ -123,8 +127,8 @@ static int run_range(void *vx, int k, size_t first, size_t count, char *err, siz
     uint32_t partials = 0;
     if (zk_reg_read(d, ZK_MSM_PARTIALS, &partials))
         return range_failed(d, err, errlen, zk_error(d));
-    if (partials > 4096)
-        return range_failed(d, err, errlen, "the engine's PARTIALS register reads above 4,096 (a hung core?)");
+    if (partials > max_partials(in->buckets))
+        return range_failed(d, err, errlen, "the engine's PARTIALS register reads above what the layout allows (a hung core?)");
     size_t records = in->buckets + partials;
     zk_free(r->readout); /* a retried range: the failed card's partial read-out */
     if (!(r->readout = zk_alloc(records * REC)))

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MAX_ADDERS 8 /* BUSY of adder a at R_ADDER_BUSY + 8a (low word) */
+#define MAX_ADDERS ZK_MSM_MAX_ADDERS /* BUSY of adder a at ZK_MSM_ADDER_BUSY + 8a (low word) */
 
 typedef struct msm_input {
     const uint8_t *rec;        /* n point records (zk_alloc) */
@@ -29,7 +29,7 @@ typedef struct msm_output {
 } msm_output;
 
 /* the card answers, has nw windows and a sane PARTIALS: 0, else 1 (device) or 2 (layout) after a message */
-int msm_check_card(zk_dev *d, size_t nw, const char *wspec);
+int msm_check_card(zk_dev *d, size_t nw, const char *wspec, size_t buckets);
 /* runs the MSM on the cards, split by windows when n > 1; 0, 1 (device or engine error, no card left) or 130 */
 int msm_run(zk_dev *devs, int n, const msm_input *in, msm_output *out);
 void msm_output_free(msm_output *o);

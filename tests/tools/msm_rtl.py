@@ -1,18 +1,9 @@
-#!/usr/bin/env python3
-"""msm-rtl: an MSM with the bucket phase on the MsmAxis RTL (Verilator) and the host steps of the model.
-
-  ./run.sh msm --engine rtl --input FILE.json|DIR [--top MsmAxis_vu9p_model] [--verbose]
-  python tests/tools/msm_rtl.py --input FILE.json|DIR ...
-
-Points are precomputed as the host does (reference_model.msm.precompute_points; points without a twisted Edwards
-image or outside G1 go to the host path), scalars and records stream into the simulated engine
-(tests/tb/msm_axis_tb.py, testcase run_job), the bucket read-out is post-processed by the model, and the result
-prints like `python -m reference_model.msm run`.  --verbose prints the engine's counters on stderr.
-Bad input exits with status 1 and `msm: error: ...` as the model CLI does.
+"""The MSM engine in simulation for the benchmark and the long tests: one job through the C++ Verilator harness
+(tests/tools/msm_harness.cpp) or the cocotb testbench, the layout of an emitted top.  (`./run.sh msm --engine rtl`
+takes the card's path instead: zk-msm through the XDMA emulator.)
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import tempfile
@@ -21,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from reference_model import msm, msm_data  # noqa: E402
+from reference_model import msm  # noqa: E402
 
 
 def layout_of(top: str) -> msm.WindowLayout:
@@ -67,37 +58,3 @@ def run_engine(top: str, scalars, records, seed: int = 1, throttle: float = 0.0,
         res = json.loads(out.read_text())
     res["buckets"] = [[tuple(int(v) for v in S) for S in w] for w in res["buckets"]]
     return res
-
-
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="msm-rtl", description=__doc__.split("\n")[0])
-    ap.add_argument("--input", required=True, help="JSON file or data-set directory")
-    ap.add_argument("--top", default="MsmAxis_vu9p_model", help="emitted MsmAxis top (default MsmAxis_vu9p_model: the multiplier model, cycle-identical)")
-    ap.add_argument("--harness", choices=("cpp", "cocotb"), default="cpp",
-                    help="C++ Verilator harness (default) or the cocotb testbench")
-    ap.add_argument("--verbose", action="store_true")
-    args = ap.parse_args(argv)
-    try:
-        points, scalars = msm_data.load_any(args.input)
-        ensure_emitted(args.top)
-        layout = layout_of(args.top)
-        bad = [i for i, s in enumerate(scalars) if s >= layout.order]
-        if bad:
-            raise msm_data.MsmInputError(f"scalars[{bad[0]}] is >= the engine's bound {layout.order:#x}")
-        pre = msm.precompute_points(points)
-        res = run_engine(args.top, scalars, pre.records, harness=args.harness)
-        result = msm.postprocess(layout, res["buckets"], points, scalars, pre.exceptions)
-    except msm_data.MsmInputError as e:
-        print(f"msm: error: {e}", file=sys.stderr)
-        return 1
-    if args.verbose:
-        busy = res["busy"] / max(1, res["acc_cycles"])
-        print(f"rtl {args.top}: {len(points)} points, cycles {res['cycles']}, accumulate {res['acc_cycles']}, "
-              f"adder busy {res['busy']} ({busy:.2%}), stalls {res['stalls']}, deferred {res['deferred']}, "
-              f"host exceptions {len(pre.exceptions)}", file=sys.stderr)
-    print(msm.format_result(result))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

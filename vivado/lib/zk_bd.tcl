@@ -20,17 +20,19 @@
 #   identity        the core's constant ident_kind/config/version outputs -> the SystemBlock inputs of the same names
 #                   (its KIND, CONFIG, VERSION words: how the host tells which core a card carries)
 source [file join [file dirname [file normalize [info script]]] zk_rtl.tcl]
+source [file join [file dirname [file normalize [info script]]] zk_contract.tcl]
 set ::zk_library_only 1
 source [file join [file dirname [file normalize [info script]]] .. package_ip.tcl]
 
 namespace eval zk::bd {
     # kinds whose H2C streams carry several frames per DMA write, framed by the in-band flag (InbandLast)
     variable inband_kinds {PoseidonAxis}
-    variable core_window 0x10000
-    variable sys_offset 0x10000
-    variable sys_range 0x1000
-    variable flash_offset 0x20000
-    variable flash_range 0x10000
+    # the user BAR map: zk_contract.tcl (generated from UserBar and SystemBlockRegs)
+    variable core_window [expr {$zk::contract::user_bar_system - $zk::contract::user_bar_core}]
+    variable sys_offset $zk::contract::user_bar_system
+    variable sys_range $zk::contract::system_window_bytes
+    variable flash_offset $zk::contract::user_bar_flash
+    variable flash_range [expr {$zk::contract::user_bar_map_bytes - $zk::contract::user_bar_flash}]
     # ICAPE3 runs at up to 200 MHz (DS923).  The XDMA's axi_aclk is 250 MHz and the design has no 125 MHz clock, so
     # the clock wizard (already fed by the board clock, running before the PCIe link is up) gets a second output at
     # 100 MHz for it.  FlashCtrl crosses between aclk and icap_clk inside (BufferCC of a toggle, quasi-static WBSTAR).

@@ -30,6 +30,8 @@ pub const SYSTEM_CONFIG: u32 = 0xFF8;
 pub const SYSTEM_VERSION: u32 = 0xFFC;
 /// ID's value
 pub const SYSTEM_MAGIC: u32 = 0x7A6B5359;
+/// the block's address window (the identity words end it)
+pub const SYSTEM_WINDOW_BYTES: u32 = 0x1000;
 /// INFO[23:16] of this block (0: a block without the identity words)
 pub const SYSTEM_REVISION: u32 = 0x001;
 
@@ -126,6 +128,8 @@ pub const MSM_PARTIALS: u32 = 0x04C;
 pub const MSM_ADDER_BUSY: u32 = 0x050;
 /// additions into partial buckets (a hot bucket's additions spread while it was busy)
 pub const MSM_SPILLED: u32 = 0x090;
+/// adders with a BUSY register (ADDER_BUSY + 8a, a < MAX_ADDERS)
+pub const MSM_MAX_ADDERS: u32 = 0x008;
 
 // MsmAxis CONTROL read bits (hw/src/zkspinal/msm/MsmAxis.scala)
 /// a job runs

@@ -46,7 +46,7 @@ object MsmAxisRegs extends Contract("msm", "MsmAxis registers (AXI4-Lite, 32-bit
     "an addition", words = 2, show = Show.Dec, host = false)
   /** BUSY of adder a (lo; hi at + 4) */
   def adderBusy(a: Int): Int = adderBusy0 + 8 * a
-  val maxAdders = 8
+  val maxAdders = code("max_adders", 8, "adders with a BUSY register (ADDER_BUSY + 8a, a < MAX_ADDERS)").toInt
   val spilled = reg("spilled", 0x90, "additions into partial buckets (a hot bucket's additions spread while it was " +
     "busy)", show = Show.Dec)
   require(adderBusy(maxAdders) <= spilled)

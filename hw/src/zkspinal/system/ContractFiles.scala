@@ -12,6 +12,7 @@ import zkspinal.poseidon.{PoseidonErrors, PoseidonRegs}
   *                                       and per code set (error texts)
   *   reference_model/contract.py         Python: `<BLOCK>_REGS` / `<BLOCK>_CODES` dicts and `<BLOCK>_<NAME>` ints
   *   sw/neptune-fpga/src/contract.rs     Rust: `pub const <BLOCK>_<NAME>: u32`
+  *   vivado/lib/zk_contract.tcl          Tcl: `zk::contract::<block>_<name>` (the block designs' address map)
   *   hw/REGISTERS.md                     the tables the READMEs point to
   *
   *   ./mill --no-daemon hw.runMain zkspinal.system.ContractFiles [--out DIR]   (default: the repository root)
@@ -122,9 +123,22 @@ object ContractFiles {
     b.toString
   }
 
+  def tcl: String = {
+    val b = new StringBuilder
+    b ++= s"# zkspinal host contract: every block's register offsets and named constants.\n# $banner\n"
+    b ++= "namespace eval zk::contract {\n"
+    for (c <- all) {
+      b ++= s"    # ${c.title} (${c.source})\n"
+      for (r <- c.registers) b ++= s"    variable ${c.prefix}_${r.name} ${hex(r.offset)}\n"
+      for (k <- c.codes) b ++= s"    variable ${c.prefix}_${k.name} ${hex(k.value)}\n"
+    }
+    b ++= "}\n"
+    b.toString
+  }
+
   /** the files and their paths relative to the repository root */
   def files: Seq[(String, String)] = Seq("sw/lib/zk_contract.h" -> cHeader, "reference_model/contract.py" -> python,
-    "sw/neptune-fpga/src/contract.rs" -> rust, "hw/REGISTERS.md" -> markdown)
+    "sw/neptune-fpga/src/contract.rs" -> rust, "vivado/lib/zk_contract.tcl" -> tcl, "hw/REGISTERS.md" -> markdown)
 
   def write(root: String): Unit = for ((path, text) <- files) {
     val p = Paths.get(root, path)

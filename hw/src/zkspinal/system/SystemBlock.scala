@@ -59,12 +59,13 @@ object SystemBlockRegs extends Contract("system", "system block registers (offse
     show = Show.Dec)
   val status = reg("status", 0x010, "read-only: status input i at 0x010 + 4i (registered once)")
   /** the identity words, one per [[CoreIdentity.fields]] entry from here: KIND 0xFF4, CONFIG 0xFF8, VERSION 0xFFC */
-  val identity = 0x1000 - 4 * CoreIdentity.fields.size
+  val identity = 0x1000 - 4 * CoreIdentity.fields.size // the top of windowBytes
   val kind = reg("kind", identity, "read-only: the core's CoreKind code (0: the core has no identity)")
   val config = reg("config", identity + 4, "read-only: CRC-32 (zlib's) of the core's configuration name, e.g. c1100")
   val version = reg("version", identity + 8, "read-only: [15:0] the core's interface revision for its kind")
   require(CoreIdentity.fields == Seq("kind", "config", "version"))
   val magic = code("magic", BigInt("7a6b5359", 16), "ID's value")
+  val windowBytes = code("window_bytes", 0x1000, "the block's address window (the identity words end it)").toInt
   /** INFO[23:16] */
   val revision = code("revision", 1, "INFO[23:16] of this block (0: a block without the identity words)").toInt
 }
