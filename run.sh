@@ -113,8 +113,8 @@ run_tests() {
 
 py() { "$VENV/bin/python" "$@"; }
 
-# One rule for "is the Verilog current": a top is stale when its file is missing or a Scala source, build.mill or
-# constants/ is newer than it; then it is emitted again (quietly: the md5 lines go to build/emit.log).
+# One rule for "is the Verilog current" (tests/simrun.py stale() is the same): a top is stale when its file is missing
+# or a Scala source, build.mill or constants/ is newer than it; then it is emitted again (its md5 lines on stderr).
 emit_stale() {
   local top stale=()
   for top in "$@"; do

@@ -41,11 +41,9 @@ def pytest_generate_tests(metafunc):
 
 
 def _rtl_stale() -> bool:
-    manifest = ROOT / "build" / "rtl" / "manifest.json"
-    if not manifest.exists():
-        return True
-    newest = max(p.stat().st_mtime for p in (ROOT / "hw" / "src").rglob("*.scala"))
-    return newest > manifest.stat().st_mtime
+    import simrun
+
+    return simrun.stale(ROOT / "build" / "rtl" / "manifest.json")
 
 
 def pytest_sessionstart(session):

@@ -16,6 +16,17 @@ from buildlock import locked
 
 ROOT = Path(__file__).resolve().parents[1]
 RTL = ROOT / "build" / "rtl"
+
+
+def generator_sources() -> list[Path]:
+    """What the emitted Verilog depends on: the Scala sources, build.mill and constants/ (run.sh's emit_stale uses
+    the same list)."""
+    return [*(ROOT / "hw" / "src").rglob("*.scala"), ROOT / "build.mill", *(ROOT / "constants").rglob("*")]
+
+
+def stale(emitted: Path) -> bool:
+    """The one rule for "is the Verilog current": `emitted` is missing or older than a generator source."""
+    return not emitted.exists() or max(p.stat().st_mtime for p in generator_sources()) > emitted.stat().st_mtime
 SIM_BUILD = ROOT / "build" / "sim"
 SIMULATORS = ("icarus", "verilator")
 # part of every build stamp: change it when get_runner builds differently, so cached builds are redone

@@ -70,9 +70,7 @@ def ensure_emitted(top: str) -> None:
     import simrun
 
     try:
-        verilog = simrun.RTL / simrun.top_info(top)["file"]
-        newest = max(p.stat().st_mtime for p in (ROOT / "hw" / "src").rglob("*.scala"))
-        if verilog.exists() and verilog.stat().st_mtime >= newest:
+        if not simrun.stale(simrun.RTL / simrun.top_info(top)["file"]):
             return
     except RuntimeError:
         pass
