@@ -127,6 +127,17 @@ emit_stale() {
   emit --only "${stale[*]}" >&2
 }
 
+# A top a command asks for: when the manifest is current and lacks it, the generator has no such top, and the
+# command stops at once with the ones it has (no elaboration run); otherwise it is emitted if stale.
+need_top() {
+  local top="$1" prefix="${1%%_*}_" manifest=build/rtl/manifest.json
+  if [ -f "$manifest" ] && ! grep -q "\"$top\":" "$manifest" \
+     && [ -z "$(find hw/src build.mill constants -newer "$manifest" -print -quit)" ]; then
+    die "no top $top; the generator's: $(grep -o "\"${prefix}[A-Za-z0-9_]*\":" "$manifest" | tr -d '":' | tr '\n' ' ')"
+  fi
+  emit_stale "$top"
+}
+
 # ./run.sh msm --engine rtl: zk-msm (libzkxdma, the arkworks host library) against the XDMA emulator serving
 # MsmAxis_<config> (default vu9p_model: Hardcaml's layout, the multiplier model); zk-msm options pass through (-w, -B
 # for a configuration with another layout).
@@ -143,7 +154,7 @@ msm_rtl() {
     esac
   done
   local top="MsmAxis_$config"
-  emit_stale "$top"
+  need_top "$top"
   local cargo; cargo="$(command -v cargo || echo "$HOME/.cargo/bin/cargo")"
   (cd sw/host-msm && CARGO_TARGET_DIR="$ROOT/build/cargo" "$cargo" build --release --locked --quiet) >&2 \
     || die "building sw/host-msm failed"
@@ -168,8 +179,7 @@ hash_rtl() {
     esac
   done
   local top="PoseidonInband_$config"
-  emit_stale "$top"
-  [ -f "build/rtl/$top.v" ] || die "no emulator top $top (configurations: small, pc2, arity2, pc2_model, arity2_model)"
+  need_top "$top"
   make -s -C sw >&2 || die "make -C sw failed"
   "$VENV/bin/python" sw/emu/zkemu.py with "$top" -- sw/build/zk-poseidon -d @DEV -t 600000 "${args[@]}"
 }
