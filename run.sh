@@ -127,6 +127,14 @@ emit_stale() {
   emit --only "${stale[*]}" >&2
 }
 
+# make -C DIR under the lock the tests' buildlock.make takes (build/locks/make-<dir>.lock): two builds of one
+# directory at once leave one of them with a half-written object file
+locked_make() {
+  local dir="$1"; shift
+  mkdir -p build/locks
+  flock "build/locks/make-$(basename "$dir").lock" make -s -C "$dir" "$@"
+}
+
 # A top a command asks for: when the manifest is current and lacks it, the generator has no such top, and the
 # command stops at once with the ones it has (no elaboration run); otherwise it is emitted if stale.
 need_top() {
@@ -158,7 +166,7 @@ msm_rtl() {
   local cargo; cargo="$(command -v cargo || echo "$HOME/.cargo/bin/cargo")"
   (cd sw/host-msm && CARGO_TARGET_DIR="$ROOT/build/cargo" "$cargo" build --release --locked --quiet) >&2 \
     || die "building sw/host-msm failed"
-  { make -s -C sw && make -s -C sw msm; } >&2 || die "make -C sw msm failed"
+  { locked_make sw && locked_make sw msm; } >&2 || die "make -C sw msm failed"
   # a simulated engine is 10^4-10^5 times slower than a card: a 10-minute progress timeout (a later -t wins)
   "$VENV/bin/python" sw/emu/zkemu.py with "$top" -- sw/build/zk-msm -d @DEV -t 600000 "${args[@]}"
 }
@@ -180,7 +188,7 @@ hash_rtl() {
   done
   local top="PoseidonInband_$config"
   need_top "$top"
-  make -s -C sw >&2 || die "make -C sw failed"
+  locked_make sw >&2 || die "make -C sw failed"
   "$VENV/bin/python" sw/emu/zkemu.py with "$top" -- sw/build/zk-poseidon -d @DEV -t 600000 "${args[@]}"
 }
 
