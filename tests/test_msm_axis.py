@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 import simrun
-from bench.msm_host import build_host
+from tools.host_msm import build_host
 from reference_model import msm_data
 
 # the engine with the multiplier model (hw/src/zkspinal/msm/MontgomeryMulModel.scala: same results, same latency,

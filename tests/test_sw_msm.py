@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from bench.msm_host import build_host
+from tools.host_msm import build_host
 from buildlock import make
 from reference_model import msm_data
 from tools.sw import MSM_REAL_TOP, MSM_TOP, ROOT, SW, emulator, ok, tool

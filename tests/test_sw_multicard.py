@@ -17,7 +17,7 @@ import zlib
 
 import pytest
 
-from bench.msm_host import build_host
+from tools.host_msm import build_host
 from buildlock import make
 from test_sw_msm import SMALL, model, small_set
 from test_sw_poseidon import interleaved, model_digests, model_lines

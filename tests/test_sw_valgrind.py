@@ -91,7 +91,7 @@ def test_poseidon_valgrind(tmp_path):
 def test_msm_valgrind(tmp_path):
     """zk-msm (links sw/host-msm, Rust + rayon): memcheck errors fail, and definite/indirect leaks; rayon's global
     thread pool stays reachable by design, as in tests/test_msm_host.py"""
-    from bench.msm_host import build_host
+    from tools.host_msm import build_host
     build_host()
     make(SW, "msm", check=True)
     vg = [a for a in VALGRIND if not a.startswith("--show-leak-kinds") and not a.startswith("--errors-for-leak-kinds")]
@@ -135,7 +135,7 @@ def test_msm_cards_valgrind():
     post-processing's rayon pool (sw/host-msm) synchronizes through atomics and Rust's futex locks, which helgrind
     does not see, so it reports races in arkworks code whatever our threads do; zk_spread's threads are checked by
     helgrind through zk-poseidon above"""
-    from bench.msm_host import build_host
+    from tools.host_msm import build_host
     from tools.sw import zkemu
     build_host()
     make(SW, "msm", check=True)

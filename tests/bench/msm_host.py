@@ -6,14 +6,13 @@ layout, next to arkworks' own CPU MSM of the same points, all measured in the sa
 For each size the tool generates the data set (the model's gen), converts the points as the host would for the FPGA
 (from the 96-byte encodings, all cores), computes the bucket read-out with its software model of the engine,
 post-processes it, runs arkworks' VariableBaseMSM, and checks both results agree.  Times are the best of --reps.
-Also home of build_host(), which the tests use to build the crate (into build/cargo) when it is missing or stale.
+The crate is built by tests/tools/host_msm.py (build_host), as for the tests.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -21,32 +20,12 @@ from pathlib import Path
 sys.path[:0] = [str(Path(__file__).resolve().parents[2])]
 from tests.bench import anchors  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
-CRATE = ROOT / "sw" / "host-msm"
-TARGET = ROOT / "build" / "cargo"
+from tests.tools.host_msm import ROOT, build_host  # noqa: E402
 
 # Hardcaml's published host figures (ZPrize 2022, AWS f1.2xlarge host): 2^26 points converted in 1,167.98 s,
 # post-processing 0.470 s per 2^26 MSM.
 HARDCAML_CONVERT_POINTS_PER_S = anchors.HARDCAML["points"] / anchors.HARDCAML["host_convert_s"]
 HARDCAML_POST_S = anchors.HARDCAML["host_post_s"]
-
-
-def cargo() -> str:
-    exe = shutil.which("cargo") or str(Path.home() / ".cargo" / "bin" / "cargo")
-    if not Path(exe).exists():
-        raise RuntimeError("cargo not found: install Rust (rustup) to build sw/host-msm")
-    return exe
-
-
-def build_host() -> Path:
-    """Builds sw/host-msm (release) into build/cargo; a no-op when up to date.  Returns the CLI's path."""
-    env = dict(os.environ, CARGO_TARGET_DIR=str(TARGET))
-    subprocess.run([cargo(), "build", "--release", "--locked", "--quiet"], cwd=CRATE, env=env, check=True)
-    return TARGET / "release" / "host-msm"
-
-
-def host_library() -> Path:
-    return TARGET / "release" / "libzkmsm.so"
 
 
 def run_bench(exe: Path, npow: int, windows: str | None, reps: int) -> dict:
