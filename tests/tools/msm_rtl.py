@@ -22,18 +22,6 @@ def layout_of(top: str) -> msm.WindowLayout:
     return msm.WindowLayout(tuple(info["windows"]), order=int(info["bound"], 16), partials=info["partials"])
 
 
-def ensure_emitted(top: str) -> None:
-    import subprocess
-
-    import simrun
-
-    try:
-        simrun.top_info(top)
-    except RuntimeError:
-        subprocess.run([str(ROOT / "mill"), "--no-daemon", "hw.runMain", "zkspinal.system.Emit", "--only", top],
-                       cwd=ROOT, check=True, stdout=sys.stderr)
-
-
 def run_engine(top: str, scalars, records, seed: int = 1, throttle: float = 0.0, harness: str = "cpp",
                sample: int = 0) -> dict:
     """Streams one job through the simulated engine; returns its counters and buckets[j][k-1] (tuples).
