@@ -65,12 +65,14 @@ setup_apt() {
 
 setup_venv() {
   STEP="python venv"
-  local want; want="$(md5sum requirements.txt | cut -d' ' -f1)"
+  local want; want="$(cat requirements.txt pyproject.toml | md5sum | cut -d' ' -f1)"
   if [ -x "$VENV/bin/python" ] && [ "$(cat "$VENV/.requirements.md5" 2>/dev/null)" = "$want" ]; then return; fi
-  say "creating .venv from requirements.txt"
+  say "creating .venv from requirements.txt and pyproject.toml"
   [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV" || die "python3 -m venv failed"
   "$VENV/bin/python" -m pip install -q --upgrade pip || die "pip upgrade failed"
   "$VENV/bin/python" -m pip install -q -r requirements.txt || die "pip install -r requirements.txt failed"
+  # the repository's own packages (reference_model, zkspinal, zkemu, vivado_stub: pyproject.toml), editable
+  "$VENV/bin/python" -m pip install -qq --no-deps -e . || die "pip install -e . failed"
   echo "$want" > "$VENV/.requirements.md5"
 }
 
@@ -90,12 +92,13 @@ activate() { export PATH="$VENV/bin:$PATH"; export VIRTUAL_ENV="$VENV"; }
 emit() {
   STEP="emit Verilog"
   say "emitting Verilog into build/rtl (log: build/emit.log)"
-  mkdir -p build
-  if ! ./mill --no-daemon hw.runMain zkspinal.system.Emit "$@" > build/emit.log 2>&1; then
+  mkdir -p build/locks
+  # one generator run at a time (zkspinal/sim/rtl.py takes the same lock): two would write the same files
+  if ! flock build/locks/emit.lock ./mill --no-daemon hw.runMain zkspinal.system.Emit "$@" > build/emit.log 2>&1; then
     tail -40 build/emit.log >&2
     die "Mill/SpinalHDL elaboration failed (end of build/emit.log above)"
   fi
-  grep -E '^md5 ' build/emit.log || die "the generator printed no md5 lines (see build/emit.log)"
+  grep -aE '^md5 ' build/emit.log || die "the generator printed no md5 lines (see build/emit.log)"
 }
 
 run_tests() {
@@ -113,20 +116,6 @@ run_tests() {
 
 py() { "$VENV/bin/python" "$@"; }
 
-# One rule for "is the Verilog current" (tests/simrun.py stale() is the same): a top is stale when its file is missing
-# or a Scala source, build.mill or constants/ is newer than it; then it is emitted again (its md5 lines on stderr).
-emit_stale() {
-  local top stale=()
-  for top in "$@"; do
-    if [ ! -f "build/rtl/$top.v" ] || [ -n "$(find hw/src build.mill constants -newer "build/rtl/$top.v" -print -quit)" ]; then
-      stale+=("$top")
-    fi
-  done
-  [ ${#stale[@]} -eq 0 ] && return 0
-  local IFS='|'
-  emit --only "${stale[*]}" >&2
-}
-
 # make -C DIR under the lock the tests' buildlock.make takes (build/locks/make-<dir>.lock): two builds of one
 # directory at once leave one of them with a half-written object file
 locked_make() {
@@ -135,15 +124,10 @@ locked_make() {
   flock "build/locks/make-$(basename "$dir").lock" make -s -C "$dir" "$@"
 }
 
-# A top a command asks for: when the manifest is current and lacks it, the generator has no such top, and the
-# command stops at once with the ones it has (no elaboration run); otherwise it is emitted if stale.
+# A top a command asks for, emitted when missing or stale; one the generator lacks stops the command at once with the
+# ones it has (the one rule for "is the Verilog current": zkspinal/sim/rtl.py)
 need_top() {
-  local top="$1" prefix="${1%%_*}_" manifest=build/rtl/manifest.json
-  if [ -f "$manifest" ] && ! grep -q "\"$top\":" "$manifest" \
-     && [ -z "$(find hw/src build.mill constants -newer "$manifest" -print -quit)" ]; then
-    die "no top $top; the generator's: $(grep -o "\"${prefix}[A-Za-z0-9_]*\":" "$manifest" | tr -d '":' | tr '\n' ' ')"
-  fi
-  emit_stale "$top"
+  "$VENV/bin/python" -m zkspinal.sim.rtl ensure "$1" >&2 || die "top $1 not available"
 }
 
 # ./run.sh msm --engine rtl: zk-msm (libzkxdma, the arkworks host library) against the XDMA emulator serving
@@ -168,7 +152,7 @@ msm_rtl() {
     || die "building sw/host-msm failed"
   { locked_make sw && locked_make sw msm; } >&2 || die "make -C sw msm failed"
   # a simulated engine is 10^4-10^5 times slower than a card: a 10-minute progress timeout (a later -t wins)
-  "$VENV/bin/python" sw/emu/zkemu.py with "$top" -- sw/build/zk-msm -d @DEV -t 600000 "${args[@]}"
+  "$VENV/bin/python" -m zkemu with "$top" -- sw/build/zk-msm -d @DEV -t 600000 "${args[@]}"
 }
 
 # ./run.sh hash: the card's path in simulation.  zk-poseidon (libzkxdma) against the XDMA emulator serving
@@ -189,7 +173,7 @@ hash_rtl() {
   local top="PoseidonInband_$config"
   need_top "$top"
   locked_make sw >&2 || die "make -C sw failed"
-  "$VENV/bin/python" sw/emu/zkemu.py with "$top" -- sw/build/zk-poseidon -d @DEV -t 600000 "${args[@]}"
+  "$VENV/bin/python" -m zkemu with "$top" -- sw/build/zk-poseidon -d @DEV -t 600000 "${args[@]}"
 }
 
 cmd="${1:-demo}"; [ $# -gt 0 ] && shift
@@ -197,9 +181,9 @@ case "$cmd" in
   help|-h|--help) usage ;;
   setup) setup ;;
   emit) setup; activate; emit "$@" ;;
-  demo) setup; activate; emit; STEP="demonstration"; say "demonstration through the RTL"; py tests/demo.py || die "the demonstration did not match the model" ;;
+  demo) setup; activate; emit; STEP="demonstration"; say "demonstration through the RTL"; py -m zkspinal.tools.demo || die "the demonstration did not match the model" ;;
   test) setup; activate; emit; run_tests "$@" ;;
-  bench) setup; activate; emit; STEP="bench ${1:-all}"; py -m tests.bench "$@" || die "benchmark failed" ;;
+  bench) setup; activate; emit; STEP="bench ${1:-all}"; py -m zkspinal.bench "$@" || die "benchmark failed" ;;
   constants) setup; activate; py -m reference_model.poseidon.constants "$@" ;;
   contract) setup; STEP="contract"; ./mill --no-daemon hw.runMain zkspinal.system.ContractFiles || die "ContractFiles failed" ;;
   poseidon-model) setup >/dev/null; activate; exec "$VENV/bin/python" -m reference_model.poseidon "$@" ;;
@@ -214,7 +198,7 @@ case "$cmd" in
     esac ;;
   msm-model) setup >/dev/null; activate; exec "$VENV/bin/python" -m reference_model.msm "$@" ;;
   hash) setup >/dev/null; activate; hash_rtl "$@" ;;
-  keccak-speed) setup >/dev/null; activate; exec "$VENV/bin/python" tests/tools/keccak_speed.py "$@" ;;
+  keccak-speed) setup >/dev/null; activate; exec "$VENV/bin/python" -m zkspinal.tools.keccak_speed "$@" ;;
   vivado) setup; activate; emit
     BOARD="${1:-}"; [ -n "$BOARD" ] || die "usage: ./run.sh vivado c1100|vu9p [--core TOP] [--core-mhz MHZ] [--fifo-depth N] [--jobs N] [--flash-mb MB]"
     shift; STEP="vivado $BOARD"

@@ -25,7 +25,7 @@ from . import msm, msm_data, msm_formats
 from .curves import FQ
 
 
-# engines that compute `run` here: the golden model (the RTL engine is tests/tools/msm_rtl.py, reached through
+# engines that compute `run` here: the golden model (the RTL engine is zkspinal/tools/msm_rtl.py, reached through
 # ./run.sh msm --engine rtl, since it needs the simulators)
 ENGINES = ("model",)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 from pathlib import Path
 
 from .curves import FQ, FR, G1
@@ -147,3 +148,34 @@ def to_json(points, scalars) -> dict:
 def load_any(path, check_subgroup: bool = False):
     """A JSON file or a data-set directory."""
     return load(path, check_subgroup) if Path(path).is_dir() else load_json(path, check_subgroup)
+
+
+SCALAR_SETS = ("random", "equal", "zero", "max", "alternating", "hammer", "sparse", "half_ones", "below16")
+
+
+def scalar_set(name: str, layout, n: int, r: random.Random) -> list[int]:
+    """The named scalar sets of the tests and the benchmark (SCALAR_SETS), below the layout's order (msm.WindowLayout),
+    drawn from r: random, equal, zero, max (order-1), alternating, hammer (one bucket of window 0 gets every point),
+    sparse (70 % zero), half_ones, below16 (random below 2^16)."""
+    bound = layout.order
+    if name == "random":
+        return [r.randrange(bound) for _ in range(n)]
+    if name == "equal":
+        return [r.randrange(bound)] * n
+    if name == "zero":
+        return [0] * n
+    if name == "max":
+        return [bound - 1] * n
+    if name == "alternating":
+        a, b = r.randrange(bound), r.randrange(bound)
+        return [(a, b)[i % 2] for i in range(n)]
+    if name == "hammer":  # window 0 digit always 3 (bucket 3 of window 0 gets every point), the rest random
+        w0 = layout.widths[0]
+        return [min((r.randrange(bound) >> w0 << w0) | 3, bound - 1) for _ in range(n)]
+    if name == "sparse":
+        return [r.randrange(bound) if r.random() < 0.3 else 0 for _ in range(n)]
+    if name == "half_ones":  # half the scalars 1 (bucket 1 of window 0), the rest random
+        return [1 if r.random() < 0.5 else r.randrange(bound) for _ in range(n)]
+    if name == "below16":  # random scalars below 2^16
+        return [r.randrange(min(bound, 1 << 16)) for _ in range(n)]
+    raise ValueError(name)

@@ -1,15 +1,12 @@
-"""pytest configuration: repository on sys.path, the emitted RTL up to date, the quick/long tiers."""
+"""pytest configuration: the emitted RTL up to date, the quick/long tiers."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+from zkspinal.paths import ROOT
 
 
 def pytest_addoption(parser):
@@ -40,25 +37,21 @@ def pytest_generate_tests(metafunc):
         metafunc.parametrize("sim", selected_sims(metafunc.config))
 
 
-def _rtl_stale() -> bool:
-    import simrun
-
-    return simrun.stale(ROOT / "build" / "rtl" / "manifest.json")
-
-
 def pytest_sessionstart(session):
     """Emits the Verilog once (on the controller, not on xdist workers) when any generator source is newer
     than the manifest."""
     if hasattr(session.config, "workerinput") or os.environ.get("ZK_NO_EMIT") == "1":
         return
-    if _rtl_stale():
-        subprocess.run([str(ROOT / "mill"), "--no-daemon", "hw.runMain", "zkspinal.system.Emit"], cwd=ROOT, check=True)
+    from zkspinal.sim import rtl
+
+    if rtl.stale(rtl.MANIFEST):
+        rtl.emit()
 
 
 @pytest.fixture(scope="module")
 def seed():
     """The random seed of a module's tests: SEED= replays one, otherwise a fresh one, printed either way."""
-    from simrun import seed_from_env
+    from zkspinal.sim.simrun import seed_from_env
 
     s = seed_from_env()
     print(f"SEED={s}")

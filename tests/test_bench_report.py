@@ -10,9 +10,9 @@ import sys
 
 import pytest
 
-from buildlock import locked
+from zkspinal.sim.buildlock import locked
 from conftest import ROOT
-from tests.bench import anchors, readme, sections
+from zkspinal.bench import anchors, readme, sections
 
 pytestmark = pytest.mark.xdist_group("bench")
 
@@ -27,7 +27,7 @@ def report():
         if not (marker.exists() and marker.read_text() == run_id):
             marker.unlink(missing_ok=True)
             env = dict(os.environ, CI="1")  # progress bars off
-            proc = subprocess.run([sys.executable, "-m", "tests.bench", "--quick", "--out", str(out)], cwd=ROOT,
+            proc = subprocess.run([sys.executable, "-m", "zkspinal.bench", "--quick", "--out", str(out)], cwd=ROOT,
                                   env=env, capture_output=True, text=True, timeout=2400)
             assert proc.returncode == 0, f"bench --quick failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
             marker.write_text(run_id)
@@ -68,7 +68,7 @@ def test_poseidon_figures(report):
 
 def test_pc2_projection(report):
     """The PC2 work is Filecoin's count for a 32 GiB sector, and every time is that work over the row's rates."""
-    from tests.bench import pc2
+    from zkspinal.bench import pc2
 
     # the octree count is the sum over its levels: 8 sub-trees of 2^27 leaves, then one hash over their roots
     levels = sum(pc2.SUB_TREE_LEAVES // 8 ** k for k in range(1, 10) if pc2.SUB_TREE_LEAVES // 8 ** k)
@@ -198,7 +198,7 @@ def test_area_table(report):
 
 
 def test_field_figures(report):
-    from tests.bench.field import area_target
+    from zkspinal.bench.field import area_target
 
     rows = json.loads((report / "report.json").read_text())["figures"]["field"]["rows"]
     assert rows
@@ -253,7 +253,7 @@ def test_readme_section_splices_report(report, tmp_path):
 def test_hier_depth_covers_submodules():
     """A module's deepest logic in the hierarchical result includes its submodules' (the MSM adder is as deep as
     its Montgomery multipliers); its own logic's depth stays beside it."""
-    from tests.bench import hier_synth
+    from zkspinal.synth import hier as hier_synth
     stat = "\n".join(["=== Adder ===", "", "     LUT2                            4", "     Mul                             7",
                       "", "=== Mul ===", "", "     LUT6                          900", "", "=== Top ===", "",
                       "     Adder                           1", "     LUT3                            9", "",

@@ -48,7 +48,7 @@ def test_contract_module_shape():
 def sources():
     """the hand-written sources that talk to the hardware: host tools, emulator, harnesses, testbenches, tools"""
     for pattern in ("sw/**/*.c", "sw/**/*.h", "sw/**/*.cpp", "sw/**/*.rs", "sw/**/*.py", "tests/**/*.py",
-                    "tests/**/*.cpp", "reference_model/**/*.py", "vivado/**/*.tcl"):
+                    "zkspinal/**/*.py", "reference_model/**/*.py", "vivado/**/*.tcl", "vivado/**/*.py"):
         for f in ROOT.glob(pattern):
             rel = f.relative_to(ROOT).as_posix()
             if rel not in GENERATED and "/build/" not in f"/{rel}" and "/target/" not in rel and f.name != "test_contract.py":

@@ -2,19 +2,19 @@
 constant from a ROM table by index, the Poseidon engines' multiplier) against reference_model.field."""
 import pytest
 
-import simrun
+from zkspinal.sim import simrun
 from reference_model.field import FIELDS
 
 
 @pytest.mark.parametrize("field", list(FIELDS))
 @pytest.mark.parametrize("core", ["ConstMul", "ToMont", "FromMont", "RomConstMul"])
 def test_constmul(core, field, sim):
-    simrun.run(f"{core}Stream_{field}", "tb.field_tb", sim)
+    simrun.run(f"{core}Stream_{field}", "zkspinal.tb.field_tb", sim)
 
 
 @pytest.mark.long
 @pytest.mark.parametrize("field", list(FIELDS))
 @pytest.mark.parametrize("core", ["ConstMul", "ToMont", "FromMont", "RomConstMul"])
 def test_constmul_soak(core, field):
-    simrun.run(f"{core}Stream_{field}", "tb.field_tb", "verilator", testcase="cocotb_random_throttled",
+    simrun.run(f"{core}Stream_{field}", "zkspinal.tb.field_tb", "verilator", testcase="cocotb_random_throttled",
                extra_env={"ZK_OPS": "1000000"})

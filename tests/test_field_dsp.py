@@ -7,12 +7,12 @@
 """
 import pytest
 
-import simrun
-from tests.bench import synth
+from zkspinal.sim import simrun
+from zkspinal.synth import yosys as synth
 
 
 def test_dsp_model_matches_inferred_form(sim):
-    simrun.run("DspCheck", "tb.dsp_check_tb", sim)
+    simrun.run("DspCheck", "zkspinal.tb.dsp_check_tb", sim)
 
 
 def cascade_report(top: str) -> dict:

@@ -1,17 +1,17 @@
 """KaratsubaMul (hw/src/zkspinal/field/KaratsubaMul.scala, Karatsuba.scala): exact n x n -> 2n products."""
 import pytest
 
-import simrun
+from zkspinal.sim import simrun
 from reference_model.field import FIELDS
 
 
 @pytest.mark.parametrize("field", list(FIELDS))
 def test_karatsuba(field, sim):
-    simrun.run(f"KaratsubaMulStream_{field}", "tb.field_tb", sim)
+    simrun.run(f"KaratsubaMulStream_{field}", "zkspinal.tb.field_tb", sim)
 
 
 @pytest.mark.long
 @pytest.mark.parametrize("field", list(FIELDS))
 def test_karatsuba_soak(field):
-    simrun.run(f"KaratsubaMulStream_{field}", "tb.field_tb", "verilator", testcase="cocotb_random_throttled",
+    simrun.run(f"KaratsubaMulStream_{field}", "zkspinal.tb.field_tb", "verilator", testcase="cocotb_random_throttled",
                extra_env={"ZK_OPS": "1000000"})

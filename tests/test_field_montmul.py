@@ -1,7 +1,7 @@
 """MontgomeryMul (hw/src/zkspinal/field/MontgomeryMul.scala) against reference_model.field.mont_mul."""
 import pytest
 
-import simrun
+from zkspinal.sim import simrun
 from reference_model.field import FIELDS
 
 FIELD_NAMES = list(FIELDS)
@@ -9,11 +9,11 @@ FIELD_NAMES = list(FIELDS)
 
 @pytest.mark.parametrize("field", FIELD_NAMES)
 def test_montmul(field, sim):
-    simrun.run(f"MontMulStream_{field}", "tb.field_tb", sim)
+    simrun.run(f"MontMulStream_{field}", "zkspinal.tb.field_tb", sim)
 
 
 @pytest.mark.long
 @pytest.mark.parametrize("field", FIELD_NAMES)
 def test_montmul_soak(field):
-    simrun.run(f"MontMulStream_{field}", "tb.field_tb", "verilator", testcase="cocotb_random_throttled",
+    simrun.run(f"MontMulStream_{field}", "zkspinal.tb.field_tb", "verilator", testcase="cocotb_random_throttled",
                extra_env={"ZK_OPS": "1000000"})

@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from reference_model import keccak as K
-from tools import keccak_speed as cli
+from zkspinal.tools import keccak_speed as cli
 
 # the seed's table: nb_elmts -> checksum as printed there
 TABLE = {1: "3e05f34be7cc0386", 2: "2ccef6d61b67ad2f", 4: "0796ca863ac8273f", 8: "0018c0972c9227d2",

@@ -9,7 +9,7 @@ and a 20,000-state soak per setting.
 """
 import pytest
 
-import simrun
+from zkspinal.sim import simrun
 
 BOTH_SIMS = [1, 2, 24]
 VERILATOR_ONLY = [3, 4, 6, 8, 12]
@@ -17,22 +17,22 @@ VERILATOR_ONLY = [3, 4, 6, 8, 12]
 
 @pytest.mark.parametrize("rpc", BOTH_SIMS)
 def test_keccak_f1600(rpc, sim):
-    simrun.run(f"KeccakF1600_r{rpc}", "tb.keccak_f1600_tb", sim)
+    simrun.run(f"KeccakF1600_r{rpc}", "zkspinal.tb.keccak_f1600_tb", sim)
 
 
 @pytest.mark.parametrize("rpc", VERILATOR_ONLY)
 def test_keccak_f1600_verilator(rpc):
-    simrun.run(f"KeccakF1600_r{rpc}", "tb.keccak_f1600_tb", "verilator")
+    simrun.run(f"KeccakF1600_r{rpc}", "zkspinal.tb.keccak_f1600_tb", "verilator")
 
 
 @pytest.mark.long
 @pytest.mark.parametrize("rpc", VERILATOR_ONLY)
 def test_keccak_f1600_icarus(rpc):
-    simrun.run(f"KeccakF1600_r{rpc}", "tb.keccak_f1600_tb", "icarus")
+    simrun.run(f"KeccakF1600_r{rpc}", "zkspinal.tb.keccak_f1600_tb", "icarus")
 
 
 @pytest.mark.long
 @pytest.mark.parametrize("rpc", BOTH_SIMS + VERILATOR_ONLY)
 def test_keccak_f1600_soak(rpc):
-    simrun.run(f"KeccakF1600_r{rpc}", "tb.keccak_f1600_tb", "verilator", testcase="cocotb_random_throttled",
+    simrun.run(f"KeccakF1600_r{rpc}", "zkspinal.tb.keccak_f1600_tb", "verilator", testcase="cocotb_random_throttled",
                extra_env={"ZK_OPS": "20000"})

@@ -1,7 +1,7 @@
 """KeccakSpeed (hw/src/zkspinal/keccak/KeccakSpeed.scala) against the CPU program (sw/keccak-cpu) and the model
 for small NB_ROUNDS on several (nb_elmts, freq) pairs, through its AXI4-Lite registers with random pauses;
 refused starts (freq 0, nb_rounds 0, test_choice), writes while busy; and the keccak-speed CLI
-(tests/tools/keccak_speed.py) with both engines and with invalid parameters."""
+(zkspinal/tools/keccak_speed.py) with both engines and with invalid parameters."""
 import json
 import re
 import subprocess
@@ -9,10 +9,10 @@ import sys
 
 import pytest
 
-import simrun
+from zkspinal.sim import simrun
 from conftest import ROOT
 from reference_model import keccak as K
-from tools import keccak_speed as cli
+from zkspinal.tools import keccak_speed as cli
 
 # (rounds, runs, nb_elmts, freq): one run only, the seed's every-k pattern, nb_elmts = freq, nb_elmts > freq,
 # nothing selected, no runs, single-permutation runs, longer runs
@@ -46,25 +46,25 @@ SAME_TOP = pytest.mark.xdist_group("KeccakSpeed_r2_u2")
 @SAME_TOP
 def test_keccak_speed(sim, cases):
     env = {"ZK_CASES": cases if sim == "verilator" else json.dumps(expected_cases(ICARUS_CASES))}
-    simrun.run("KeccakSpeed_r2_u2", "tb.keccak_speed_tb", sim, extra_env=env)
+    simrun.run("KeccakSpeed_r2_u2", "zkspinal.tb.keccak_speed_tb", sim, extra_env=env)
 
 
 @pytest.mark.parametrize("top", ["KeccakSpeed_r24_u2", "KeccakSpeed_r1_u1"])
 def test_keccak_speed_cores(top, cases):
-    simrun.run(top, "tb.keccak_speed_tb", "verilator", extra_env={"ZK_CASES": cases})
+    simrun.run(top, "zkspinal.tb.keccak_speed_tb", "verilator", extra_env={"ZK_CASES": cases})
 
 
 @pytest.mark.long
 @pytest.mark.parametrize("top", [f"KeccakSpeed_r{r}_u1" for r in (2, 3, 4, 6, 8, 12, 24)] + ["KeccakSpeed_r2_u4"])
 def test_keccak_speed_long(top):
     big = [(200, 64, 5, 8), (1000, 40, 1, 2), (64, 300, 7, 10)]
-    simrun.run(top, "tb.keccak_speed_tb", "verilator", testcase="cocotb_cases_throttled",
+    simrun.run(top, "zkspinal.tb.keccak_speed_tb", "verilator", testcase="cocotb_cases_throttled",
                extra_env={"ZK_CASES": json.dumps(expected_cases(big + CASES))})
 
 
 # ---- the CLI
 def run_cli(*args):
-    return subprocess.run([sys.executable, str(ROOT / "tests/tools/keccak_speed.py"), *map(str, args)],
+    return subprocess.run([sys.executable, "-m", "zkspinal.tools.keccak_speed", *map(str, args)],
                           capture_output=True, text=True, cwd=ROOT)
 
 
@@ -108,4 +108,4 @@ def test_cli_invalid(bad, message):
 def test_cli_rtl_missing_top():
     proc = run_cli("--rounds", 2, "--elements", 1, "--freq", 2, "--runs", 4, "--engine", "rtl", "--units", 3)
     assert proc.returncode == 1 and proc.stdout == ""
-    assert "KeccakSpeed_r2_u3 could not be emitted" in proc.stderr and "KeccakSpeed_r2_u4" in proc.stderr
+    assert "no top KeccakSpeed_r2_u3" in proc.stderr and "KeccakSpeed_r2_u4" in proc.stderr

@@ -5,24 +5,24 @@ answered by one error packet while the surrounding digests stay exact.  Quick ti
 simulators and the smallest on Verilator; the long tier adds the pipelined core and a 3,000-message soak."""
 import pytest
 
-import simrun
+from zkspinal.sim import simrun
 
 
 def test_keccak_sponge(sim):
-    simrun.run("KeccakSpongeAxis_r2", "tb.keccak_sponge_tb", sim)
+    simrun.run("KeccakSpongeAxis_r2", "zkspinal.tb.keccak_sponge_tb", sim)
 
 
 def test_keccak_sponge_small_core():
-    simrun.run("KeccakSpongeAxis_r1", "tb.keccak_sponge_tb", "verilator")
+    simrun.run("KeccakSpongeAxis_r1", "zkspinal.tb.keccak_sponge_tb", "verilator")
 
 
 @pytest.mark.long
 def test_keccak_sponge_pipelined_core():
-    simrun.run("KeccakSpongeAxis_r24", "tb.keccak_sponge_tb", "verilator")
+    simrun.run("KeccakSpongeAxis_r24", "zkspinal.tb.keccak_sponge_tb", "verilator")
 
 
 @pytest.mark.long
 @pytest.mark.parametrize("core", ["r1", "r2", "r24"])
 def test_keccak_sponge_soak(core):
-    simrun.run(f"KeccakSpongeAxis_{core}", "tb.keccak_sponge_tb", "verilator", testcase="cocotb_back_to_back",
+    simrun.run(f"KeccakSpongeAxis_{core}", "zkspinal.tb.keccak_sponge_tb", "verilator", testcase="cocotb_back_to_back",
                extra_env={"ZK_MESSAGES": "3000"})

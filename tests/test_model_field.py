@@ -10,7 +10,7 @@ from py_ecc.bls12_381 import curve_order
 from py_ecc.fields.field_elements import FQ
 
 from reference_model import field as F
-from simrun import RTL
+from zkspinal.sim.simrun import RTL
 
 SEED = 20261123
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tools.host_msm import ROOT, build_host
+from zkspinal.tools.host_msm import ROOT, build_host
 from reference_model import msm, msm_data, msm_formats
 from reference_model.curves import FQ, FR, G1, HW, TE
 

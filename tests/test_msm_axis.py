@@ -7,8 +7,8 @@ import subprocess
 
 import pytest
 
-import simrun
-from tools.host_msm import build_host
+from zkspinal.sim import simrun
+from zkspinal.tools.host_msm import build_host
 from reference_model import msm_data
 
 # the engine with the multiplier model (hw/src/zkspinal/msm/MontgomeryMulModel.scala: same results, same latency,
@@ -36,27 +36,27 @@ def check_with_arkworks(results, tmp_path):
 @TOPS
 def test_msm_axis_jobs(tmp_path, top):
     results = tmp_path / "results.jsonl"
-    simrun.run(top, "tb.msm_axis_tb", "verilator", testcase="msm_jobs",
+    simrun.run(top, "zkspinal.tb.msm_axis_tb", "verilator", testcase="msm_jobs",
                extra_env={"ZK_N": "24", "ZK_MSM_RESULTS": str(results)})
     check_with_arkworks(results, tmp_path)
 
 
 @TOPS
 def test_msm_axis_bad_input(top):
-    simrun.run(top, "tb.msm_axis_tb", "verilator", testcase="msm_bad_input")
+    simrun.run(top, "zkspinal.tb.msm_axis_tb", "verilator", testcase="msm_bad_input")
 
 
 @pytest.mark.long
 @TOPS
 def test_msm_axis_jobs_long(top):
-    simrun.run(top, "tb.msm_axis_tb", "verilator", testcase="msm_jobs",
+    simrun.run(top, "zkspinal.tb.msm_axis_tb", "verilator", testcase="msm_jobs",
                extra_env={"ZK_N": "300", "ZK_THROTTLE": "0.5"})
 
 
 @pytest.mark.long
 def test_msm_axis_real_long():
     """The engine with its real Montgomery multipliers (a long Verilator build), every scalar set."""
-    simrun.run("MsmAxis_small", "tb.msm_axis_tb", "verilator", testcase="msm_jobs", extra_env={"ZK_N": "16"},
+    simrun.run("MsmAxis_small", "zkspinal.tb.msm_axis_tb", "verilator", testcase="msm_jobs", extra_env={"ZK_N": "16"},
                build_args=("-fno-inline",))
 
 
@@ -70,9 +70,9 @@ def test_msm_axis_vu9p_long(name, npow):
     import random
 
     from reference_model import msm
-    from tools import msm_cpp
-    from tools.msm_rtl import layout_of
-    from tb.msm_axis_tb import scalar_set
+    from zkspinal.sim import msm_harness as msm_cpp
+    from zkspinal.tools.msm_rtl import layout_of
+    from reference_model.msm_data import scalar_set
 
     top = "MsmAxis_vu9p_model"
     layout = layout_of(top)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.host_msm import ROOT, TARGET, build_host, host_library
+from zkspinal.tools.host_msm import ROOT, TARGET, build_host, host_library
 from reference_model import msm, msm_data, msm_formats
 from reference_model.curves import FQ, FR, G1, HW, TE
 

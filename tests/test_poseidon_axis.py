@@ -1,9 +1,9 @@
 """PoseidonAxis (hw/src/zkspinal/poseidon/PoseidonAxis.scala) against reference_model.poseidon.
 
-cocotb (tests/tb/poseidon_axis_tb.py, cocotbext-axi source/sink with random pauses on both ports): neptune's known
+cocotb (zkspinal/tb/poseidon_axis_tb.py, cocotbext-axi source/sink with random pauses on both ports): neptune's known
 answers, edge values (0, 1, p-1), header frames (ConstantLength, Custom), random preimages of every built-in arity
 interleaved in one stream, every malformed-frame kind between good frames (flagged beats, AXI4-Lite counters),
-reset in mid-stream.  C++ harness (tests/harness/poseidon_axis_main.cpp): a throttled mixed stream with malformed
+reset in mid-stream.  C++ harness (sw/emu/bench_poseidon_axis.cpp): a throttled mixed stream with malformed
 frames and the million-hash soak, both in the long tier (the c1100 build is long), outputs checked against the model's kernel.
 
 Verilator only: Icarus runs one 255-bit Montgomery multiplier at ~60 cycles/s on this machine (Verilator:
@@ -17,23 +17,23 @@ from pathlib import Path
 
 import pytest
 
-import poseidon_harness as H
+from zkspinal.sim import poseidon_harness as H
 import reference_model.contract as C
 import reference_model.poseidon as P
-import simrun
+from zkspinal.sim import simrun
 
 PRIME = P.poseidon_constants(2).p
 ERR_RANGE, ERR_ARITY, ERR_LENGTH = C.POSEIDON_ERROR_RANGE, C.POSEIDON_ERROR_ARITY, C.POSEIDON_ERROR_LENGTH
 
 
 def test_poseidon_axis():
-    simrun.run("PoseidonAxis_small", "tb.poseidon_axis_tb", "verilator")
+    simrun.run("PoseidonAxis_small", "zkspinal.tb.poseidon_axis_tb", "verilator")
 
 
 @pytest.mark.long
 def test_poseidon_axis_plain():
     """The plain schedule (arities 2 and 4) through the same testbench."""
-    simrun.run("PoseidonAxis_small_plain", "tb.poseidon_axis_tb", "verilator")
+    simrun.run("PoseidonAxis_small_plain", "zkspinal.tb.poseidon_axis_tb", "verilator")
 
 
 def mixed_stream(r: random.Random, arities: list[int], count: int, bad_every: int):

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from tools.sw import BIN, PAIR_TOP, PRELOAD, SPEED_TOP, SPONGE_TOP, build_sw, emulator, ok, tool, zkemu
+from zkspinal.tools.sw import BIN, PAIR_TOP, PRELOAD, SPEED_TOP, SPONGE_TOP, build_sw, emulator, ok, tool, zkemu
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tools.bitstream import XCU55N, XCVU9P, image
-from tools.sw import BIN, PRELOAD, build_sw, emulator, ok, tool
+from zkspinal.tb.bitstream import XCU55N, XCVU9P, image
+from zkspinal.tools.sw import BIN, PRELOAD, build_sw, emulator, ok, tool
 
 TOP = "FlashCtrl_small"
 # one worker builds and runs this top's emulator (build/emu/FlashCtrl_small is shared)

@@ -8,10 +8,10 @@ import subprocess
 
 import pytest
 
-import simrun
+from zkspinal.sim import simrun
 
 from reference_model import field
-from tools.sw import BIN, build_sw
+from zkspinal.tools.sw import BIN, build_sw
 
 P = field.get("bls12_381_fr").p
 

@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 from reference_model import keccak
-from tools.sw import PRELOAD, SPEED_TOP, SPONGE_TOP, build_sw, emulator, ok, tool
+from zkspinal.tools.sw import PRELOAD, SPEED_TOP, SPONGE_TOP, build_sw, emulator, ok, tool
 
 RATES = {"sha3_224": 144, "sha3_256": 136, "sha3_384": 104, "sha3_512": 72, "shake_128": 168, "shake_256": 136}
 

@@ -13,10 +13,10 @@ import time
 
 import pytest
 
-from tools.host_msm import build_host
-from buildlock import make
+from zkspinal.tools.host_msm import build_host
+from zkspinal.sim.buildlock import make
 from reference_model import msm_data
-from tools.sw import MSM_REAL_TOP, MSM_TOP, ROOT, SW, emulator, ok, tool
+from zkspinal.tools.sw import MSM_REAL_TOP, MSM_TOP, ROOT, SW, emulator, ok, tool
 
 SMALL = ["-w", "6,6,6,6", "-B", 24]
 

@@ -17,11 +17,11 @@ import zlib
 
 import pytest
 
-from tools.host_msm import build_host
-from buildlock import make
+from zkspinal.tools.host_msm import build_host
+from zkspinal.sim.buildlock import make
 from test_sw_msm import SMALL, model, small_set
 from test_sw_poseidon import interleaved, model_digests, model_lines
-from tools.sw import BIN, MSM_TOP, POSEIDON_TOP, PRELOAD, SW, build_sw, ok, tool, zkemu
+from zkspinal.tools.sw import BIN, MSM_TOP, POSEIDON_TOP, PRELOAD, SW, build_sw, ok, tool, zkemu
 
 SLOW = {"ZKEMU_TIMEOUT_MS": "120000"}  # the emulated Poseidon core's latency (test_sw_poseidon.py)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.sw import POSEIDON_TOP, PRELOAD, ROOT, build_sw, emulator
+from zkspinal.tools.sw import POSEIDON_TOP, PRELOAD, ROOT, build_sw, emulator
 
 CRATE = ROOT / "sw" / "neptune-fpga"
 TARGET = ROOT / "build" / "refs" / "neptune"  # shared with tests/refs/neptune: the same neptune/blstrs builds
@@ -73,7 +73,7 @@ def test_two_cards(tmp_path):
     digests in input order, both cards took a share; card 1 failing its DMA mid-batch is named and its share is
     hashed by card 0"""
     build_sw()
-    from tools.sw import zkemu
+    from zkspinal.tools.sw import zkemu
     with zkemu.cards([POSEIDON_TOP] * 2) as c:
         r = compare(f"all:{c.dir}", 2, 24, 8, 5)
         assert r.returncode == 0, r.stderr

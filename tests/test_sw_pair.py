@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from tools.sw import PAIR_DEPTH, PAIR_TOP, build_sw, emulator, ok, tool
+from zkspinal.tools.sw import PAIR_DEPTH, PAIR_TOP, build_sw, emulator, ok, tool
 
 E = 32
 

@@ -17,7 +17,7 @@ import zlib
 import pytest
 
 from reference_model.poseidon import cli as model
-from tools.sw import POSEIDON_TOP, ROOT, build_sw, emulator, ok, tool
+from zkspinal.tools.sw import POSEIDON_TOP, ROOT, build_sw, emulator, ok, tool
 
 P = 0x73EDA753299D7D483339D80809A1D80553BDA402FFFE5BFEFFFFFFFF00000001
 ARITIES = (2, 4, 8, 11)

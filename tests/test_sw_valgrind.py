@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from buildlock import make
+from zkspinal.sim.buildlock import make
 from reference_model import keccak
-from tools.sw import MSM_TOP, PAIR_TOP, POSEIDON_TOP, SPEED_TOP, SPONGE_TOP, SW, VALGRIND, build_sw, emulator, ok, tool
+from zkspinal.tools.sw import MSM_TOP, PAIR_TOP, POSEIDON_TOP, SPEED_TOP, SPONGE_TOP, SW, VALGRIND, build_sw, emulator, ok, tool
 
 pytestmark = pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
 
@@ -91,7 +91,7 @@ def test_poseidon_valgrind(tmp_path):
 def test_msm_valgrind(tmp_path):
     """zk-msm (links sw/host-msm, Rust + rayon): memcheck errors fail, and definite/indirect leaks; rayon's global
     thread pool stays reachable by design, as in tests/test_msm_host.py"""
-    from tools.host_msm import build_host
+    from zkspinal.tools.host_msm import build_host
     build_host()
     make(SW, "msm", check=True)
     vg = [a for a in VALGRIND if not a.startswith("--show-leak-kinds") and not a.startswith("--errors-for-leak-kinds")]
@@ -104,9 +104,9 @@ def test_msm_valgrind(tmp_path):
         assert r.returncode == 2 and "a scalar is not" in r.stderr, r.stderr
 
 
-# tools/helgrind.supp: glibc's stack cache, which helgrind cannot see (worker stacks move between card threads)
+# helgrind.supp: glibc's stack cache, which helgrind cannot see (worker stacks move between card threads)
 HELGRIND = ["valgrind", "--tool=helgrind", "-q", "--error-exitcode=99",
-            f"--suppressions={Path(__file__).parent / 'tools' / 'helgrind.supp'}"]
+            f"--suppressions={Path(__file__).parent / 'helgrind.supp'}"]
 
 
 @pytest.mark.parametrize("checker", ["memcheck", "helgrind"])
@@ -114,7 +114,7 @@ def test_poseidon_cards_valgrind(tmp_path, checker):
     """zk-poseidon over two cards (one thread per card, the shared queue, the overlap figures) and discovery; card 1's
     DMA fails mid-run (--dma-error-after-beats), so the retry path runs too: no memcheck error or leak, no data race"""
     from reference_model.poseidon import cli as model
-    from tools.sw import zkemu
+    from zkspinal.tools.sw import zkemu
     out = io.StringIO()
     assert model.main(["--arity", "2", "--gen", "8", "--seed", "4"], stdout=out) == 0
     lines = out.getvalue().splitlines()
@@ -135,8 +135,8 @@ def test_msm_cards_valgrind():
     post-processing's rayon pool (sw/host-msm) synchronizes through atomics and Rust's futex locks, which helgrind
     does not see, so it reports races in arkworks code whatever our threads do; zk_spread's threads are checked by
     helgrind through zk-poseidon above"""
-    from tools.host_msm import build_host
-    from tools.sw import zkemu
+    from zkspinal.tools.host_msm import build_host
+    from zkspinal.tools.sw import zkemu
     build_host()
     make(SW, "msm", check=True)
     vg = [a for a in VALGRIND if not a.startswith("--show-leak-kinds") and not a.startswith("--errors-for-leak-kinds")]

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-import simrun
-from buildlock import make
+from zkspinal.sim import simrun
+from zkspinal.sim.buildlock import make
 from conftest import ROOT
 
 TOP = "FlashCtrl_small"
@@ -21,7 +21,7 @@ def model_lib():
 @pytest.mark.xdist_group(TOP)
 def test_flash_ctrl(sim, tmp_path):
     out = tmp_path / "timing.json"
-    simrun.run(TOP, "tb.flash_tb", sim, extra_env={"ZK_FLASH_TIMING_OUT": str(out)})
+    simrun.run(TOP, "zkspinal.tb.flash_tb", sim, extra_env={"ZK_FLASH_TIMING_OUT": str(out)})
     t = json.loads(out.read_text())
     # one page program: 4 + 256 bytes of 8 SCLK periods of 6 cycles, plus CS# timing and the host's writes
     assert 260 * 48 <= t["page_program_cycles"] < 260 * 48 * 1.3, t

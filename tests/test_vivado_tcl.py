@@ -13,16 +13,13 @@ import json
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from conftest import ROOT
 
-sys.path.insert(0, str(ROOT / "vivado" / "stub"))
-import check as vcheck  # noqa: E402
-import rtl as vrtl  # noqa: E402
+from vivado_stub import check as vcheck, rtl as vrtl
 
 VIVADO = ROOT / "vivado"
 RTL = ROOT / "build" / "rtl"

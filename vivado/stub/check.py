@@ -1,7 +1,7 @@
 """Checks what a Vivado script asked for, as recorded by the command stub (vivado/stub/run.tcl), against the
 emitted Verilog, the IP models of vivado/stub/catalog.py and the documented board facts below.
 
-    python vivado/stub/check.py RECORD.jsonl [--board c1100|vu9p]       (exit 1 and one line per problem)
+    python -m vivado_stub.check RECORD.jsonl [--board c1100|vu9p]       (exit 1 and one line per problem)
 
 Checks: the script ran; the part; every IP cell is known and its required inputs are driven; every pin and
 interface of every zkspinal cell is connected; nets have one driver; AXI4-Stream widths match on both ends and match
@@ -19,14 +19,12 @@ import argparse
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import catalog  # noqa: E402
-import rtl  # noqa: E402
-from record import load  # noqa: E402
-from boards import BOARDS, BoardChecks  # noqa: E402,F401
-from package import PackageChecks  # noqa: E402
-from flash import FLASH_OFFSET, FLASH_RANGE, FlashChecks  # noqa: E402
-from floorplan import FloorplanChecks  # noqa: E402
+from vivado_stub import catalog, rtl
+from vivado_stub.boards import BOARDS, BoardChecks  # noqa: F401
+from vivado_stub.flash import FLASH_OFFSET, FLASH_RANGE, FlashChecks
+from vivado_stub.floorplan import FloorplanChecks
+from vivado_stub.package import PackageChecks
+from vivado_stub.record import load
 
 SYS_OFFSET, SYS_RANGE, CORE_OFFSET, CORE_RANGE = 0x10000, 0x1000, 0x0, 0x10000
 

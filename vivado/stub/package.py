@@ -2,7 +2,7 @@
 port maps, modes, widths, clock associations, reset polarity, address blocks, version.  A mixin of check.Checker."""
 from __future__ import annotations
 
-import rtl
+from vivado_stub import rtl
 
 
 class PackageChecks:

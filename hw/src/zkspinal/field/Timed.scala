@@ -14,6 +14,11 @@ case class Timed[T <: Data](value: T, at: Int) {
     require(stage >= at, s"cannot move a signal from stage $at back to $stage")
     Delay(value, stage - at)
   }
+  /** the same value delayed to `stage` through registers reset to `init` (control: valid bits) */
+  def to(stage: Int, init: T): T = {
+    require(stage >= at, s"cannot move a signal from stage $at back to $stage")
+    Delay(value, stage - at, init = init)
+  }
   /** the same value delayed to `stage`, as a Timed value */
   def delayedTo(stage: Int): Timed[T] = Timed(to(stage), stage)
   def map[U <: Data](f: T => U): Timed[U] = Timed(f(value), at)

@@ -19,7 +19,7 @@ class BucketMemory(val buckets: Int, val width: Int, addrBits: Int) extends Comp
   private val bits = log2Up(buckets) max 1
   private val mem = Mem(Bits(width bits), buckets)
   // Vivado: UltraRAM (4,096 x 72 per URAM288) for the deep windows; yosys maps every memory to block RAM, so the
-  // benchmark counts the URAMs itself (tests/bench/msm.py memory_estimate)
+  // benchmark counts the URAMs itself (zkspinal/bench/msm.py memory_estimate)
   if (buckets >= 1024) mem.addAttribute("ram_style", "ultra")
   io.readData := mem.readSync(io.read.payload.resize(bits), enable = io.read.valid)
   mem.write(io.write.payload.address.resize(bits), io.write.payload.data, enable = io.write.valid)

@@ -50,7 +50,7 @@ class TwistedEdwardsAdder(val field: FieldConfig, cfg: ArithConfig = ArithConfig
   private def sub(name: String, a: Timed[UInt], b: Timed[UInt], v: Timed[Bool]) =
     core(name, new ModSub(field, cfg), a, b, v)._1
   /** a valid flag delayed to `stage` (reset: no result appears out of reset) */
-  private def validAt(v: Timed[Bool], stage: Int): Timed[Bool] = Timed(Delay(v.value, stage - v.at, init = False), stage)
+  private def validAt(v: Timed[Bool], stage: Int): Timed[Bool] = Timed(v.to(stage, init = False), stage)
 
   private val in = io.input
   private def input[T <: Data](x: T) = Timed(x, 0)

@@ -70,18 +70,19 @@ class PoseidonAxis(val cfg: PoseidonConfig) extends Component with AxiClocked wi
       val last = Bool()
       val inRange = Bool()
     }
-    val inData = RegNext(s_axis.data.asUInt)
-    val inUser = RegNext(s_axis.user(7 downto 0))
-    val inLast = RegNext(s_axis.last)
-    val inValid = RegNext(s_axis.fire) init (False)
-    val diff = WideAdder.addConst(Timed(inData.resize(257), 1), -f.p, 257, cfg.arith)
+    // the beat registered (stage 1), then beside its range check until the check's result
+    val inData = Timed(RegNext(s_axis.data.asUInt), 1)
+    val inUser = Timed(RegNext(s_axis.user(7 downto 0)), 1)
+    val inLast = Timed(RegNext(s_axis.last), 1)
+    val inValid = Timed(RegNext(s_axis.fire) init (False), 1)
+    val diff = WideAdder.addConst(inData.map(_.resize(257)), -f.p, 257, cfg.arith)
     val checkLatency = diff.at
     val fifoDepth = checkLatency + 3
     val fifo = StreamFifo(Beat(), fifoDepth)
-    fifo.io.push.valid := Delay(inValid, checkLatency - 1, init = False)
-    fifo.io.push.data := Delay(inData, checkLatency - 1)
-    fifo.io.push.user := Delay(inUser, checkLatency - 1)
-    fifo.io.push.last := Delay(inLast, checkLatency - 1)
+    fifo.io.push.valid := inValid.to(checkLatency, init = False)
+    fifo.io.push.data := inData.to(checkLatency)
+    fifo.io.push.user := inUser.to(checkLatency)
+    fifo.io.push.last := inLast.to(checkLatency)
     fifo.io.push.inRange := diff.value.msb
     val pending = Reg(UInt(log2Up(fifoDepth + 1) bits)) init (0)
     pending := pending + U(s_axis.fire) - U(fifo.io.pop.fire)

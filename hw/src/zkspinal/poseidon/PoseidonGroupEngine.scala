@@ -120,10 +120,12 @@ class PoseidonGroupEngine(val cfg: PoseidonConfig, val programs: Seq[Seq[GroupBe
     val constWords = in(Vec(Vec(UInt(n bits), K), C))
   }
 
-  private def run(core: FlowCore, ops: UInt*): UInt = {
+  /** `core` on operands of any stages: each is delayed to the latest, the result is `core.latency` stages later */
+  private def run(core: FlowCore, ops: Timed[UInt]*): Timed[UInt] = {
+    val at = Timed.latest(ops)
     core.io.input.valid := True
-    for ((o, i) <- ops.zipWithIndex) core.io.input.payload(i) := o
-    core.io.output.payload
+    for ((o, i) <- ops.zipWithIndex) core.io.input.payload(i) := o.to(at)
+    Timed(core.io.output.payload, at + core.latency)
   }
   private val unitMuls = Seq.fill(nU, 3)(MontgomeryMulModel.make(f, cfg.arith, cfg.mulModel))
   private val constMuls = Seq.fill(C)(MontgomeryMulModel.makeExpanded(f, cfg.arith, cfg.mulModel))
@@ -137,6 +139,8 @@ class PoseidonGroupEngine(val cfg: PoseidonConfig, val programs: Seq[Seq[GroupBe
   private val laneTerms = (0 until G).map(g => (1 until lanes).map(j => plan.inputs(g, j) + 1))
   private val treeLevels = (lane0Terms ++ laneTerms.flatten).map(levels).max
 
+  // The stage plan (the ring length must be known before the datapath is built); the datapath below derives every
+  // stage from its Timed values and checks that it lands on this plan.
   val sA: Int = 2 + La
   val sB: Int = sA + 3 * Lm
   val sY: Int = sB + 1 + La
@@ -159,7 +163,9 @@ class PoseidonGroupEngine(val cfg: PoseidonConfig, val programs: Seq[Seq[GroupBe
     a := Mux(a === slots - 1, U(0), a + 1)
     a.setName(s"slotAddr_${k % slots}")
   })
-  private def pcAt(k: Int): UInt = Delay(pc0, k)
+  private val pc = Timed(pc0, 0)
+  private def pcAt(k: Int): Timed[UInt] = pc.delayedTo(k)
+  private def validAt(k: Int): Bool = Delay(valid0, k, init = False)
 
   private def rom(width: Int, words: Seq[BigInt]): Mem[Bits] = { val m = Mem(Bits(width bits), flat.size); m.initBigInt(words); m }
   private val romS = rom(plan.widthS, flat.map(plan.encodeS))
@@ -169,7 +175,8 @@ class PoseidonGroupEngine(val cfg: PoseidonConfig, val programs: Seq[Seq[GroupBe
   private val oldMems = Seq.fill(G)(Mem(Vec(UInt(n bits), lanes), slots))
   private val accMems = Seq.fill(G)(Mem(Vec(UInt(n bits), lanes), slots))
   private val keptMems = Seq.fill(G)(Mem(UInt(n bits), slots))
-  private def readOld(k: Int): Vec[Vec[UInt]] = Vec(oldMems.map(_.readSync(addrAt(k))))
+  /** the old state of every member, read at the ring position of stage k (data at stage k + 1) */
+  private def readOld(k: Int): Timed[Vec[Vec[UInt]]] = Timed(Vec(oldMems.map(_.readSync(addrAt(k)))), k + 1)
   private val romLast = Mem(Bool(), flat.size)
   romLast.init(programs.flatMap(p => p.indices.map(i => Bool(i == p.size - 1))))
   // per position: which members hold a hash, and their sequence numbers (written at insert, read for the digests)
@@ -181,64 +188,80 @@ class PoseidonGroupEngine(val cfg: PoseidonConfig, val programs: Seq[Seq[GroupBe
   }
 
   // ---- S-box units
-  private val wordS = new Taker(romS.readSync(pc0))
+  private val romSWord = Timed.readSync(romS, pc)
+  private val wordS = new Taker(romSWord.value)
   private val oldA = readOld(0)
+  require(oldA.at == romSWord.at)
   private val unitY = (0 until nU).map { u =>
     val lane = wordS.take(plan.laneBits).asUInt
     val member = wordS.take(plan.memberBits).asUInt
-    val pre = wordS.take(n).asUInt
-    val operand = RegNext(if (G == 1) oldA(0)(lane) else oldA(member)(lane)) // stage 2
-    val e = run(addPre(u), operand, RegNext(pre)) // stage sA
+    val pre = romSWord.map(_ => wordS.take(n).asUInt).reg
+    val operand = oldA.map(old => if (G == 1) old(0)(lane) else old(member)(lane)).reg
+    val e = run(addPre(u), operand, pre)
     val x2 = run(unitMuls(u)(0), e, e)
     val x4 = run(unitMuls(u)(1), x2, x2)
-    val x5 = run(unitMuls(u)(2), x4, Delay(e, 2 * Lm))
+    val x5 = run(unitMuls(u)(2), x4, e)
+    require(e.at == sA && x5.at == sB, s"S-box unit at stages ${e.at}, ${x5.at}: the plan says $sA, $sB")
     (e, x5)
   }
   // word P per unit: sbox, keep, post; the S-box flag where the multiplexer needs it (stage sB), post and keep one
   // stage later
-  private def decodeP(bits: Bits): Seq[(Bool, Bool, UInt)] = {
-    val t = new Taker(bits)
-    (0 until nU).map(_ => (t.take(1).asBool, t.take(1).asBool, t.take(n).asUInt))
+  /** word P of the program beat at stage k: per unit (sbox, keep, post), at stage k + 1 */
+  private def decodeP(k: Int): Seq[(Timed[Bool], Timed[Bool], Timed[UInt])] = {
+    val word = Timed.readSync(romP, pcAt(k))
+    val t = new Taker(word.value)
+    (0 until nU).map(_ => (word.map(_ => t.take(1).asBool), word.map(_ => t.take(1).asBool), word.map(_ => t.take(n).asUInt)))
   }
-  private val wordP0 = decodeP(romP.readSync(pcAt(sB - 1))) // stage sB
-  private val wordP1 = decodeP(romP.readSync(pcAt(sB)))     // stage sB + 1
+  private val wordP0 = decodeP(sB - 1) // the S-box flag where the multiplexer needs it
+  private val wordP1 = decodeP(sB)     // post and keep, one stage later
   private val y = (0 until nU).map { u =>
     val (e, x5) = unitY(u)
-    val y0 = RegNext(Mux(wordP0(u)._1, x5, Delay(e, 3 * Lm))) // stage sB + 1
-    run(addPost(u), y0, wordP1(u)._3) // stage sY
+    val (sbox, _, _) = wordP0(u)
+    require(sbox.at == x5.at)
+    val y0 = x5.map(v => Mux(sbox.value, v, e.to(x5.at))).reg
+    run(addPost(u), y0, wordP1(u)._3)
   }
-  private val keep = (0 until nU).map(u => Delay(wordP1(u)._2, sY + 1 - (sB + 1))) // stage sY + 1
+  require(y.forall(_.at == sY), s"unit outputs at ${y.map(_.at)}: the plan says $sY")
+  private val yReg = y.map(_.reg)
+  private val keptAt = Timed.latest(yReg) // the stage kept values are written (sY + 1)
+  private val keep = wordP1.map(_._2.to(keptAt))
   private val unitMember = {
-    val again = new Taker(romS.readSync(pcAt(sY)))
+    val word = Timed.readSync(romS, pcAt(keptAt - 1))
+    require(word.at == keptAt)
+    val again = new Taker(word.value)
     (0 until nU).map { _ => again.take(plan.laneBits); val m = again.take(plan.memberBits).asUInt; again.take(n); m }
-  } // stage sY + 1
-  private val yReg = y.map(RegNext(_)) // stage sY + 1
-  private val validY1 = Delay(valid0, sY + 1, init = False)
+  }
   // kept[member] := y of the unit whose op keeps it, written at sY + 1: after this beat's own read at sY (its
   // products read the value kept before), a revolution before the next one
+  private val validKept = validAt(keptAt)
   for (g <- 0 until G) {
     val mine = (0 until nU).map(u => keep(u) && (if (G == 1) True else unitMember(u) === g))
-    keptMems(g).write(addrAt(sY + 1), MuxOH.or(Vec(mine), yReg), enable = validY1 && mine.reduce(_ || _))
+    keptMems(g).write(addrAt(keptAt), MuxOH.or(Vec(mine), Vec(yReg.map(_.value))), enable = validKept && mine.reduce(_ || _))
   }
 
   // ---- product slots
-  private val wordM = new Taker(romM.readSync(pcAt(sY)))
-  private val oldB = readOld(sY)
-  private val keptB = Vec(keptMems.map(_.readSync(addrAt(sY))))
+  private val romMWord = Timed.readSync(romM, pcAt(keptAt - 1))
+  private val wordM = new Taker(romMWord.value)
+  private val oldB = readOld(keptAt - 1)
+  private val keptB = Vec(keptMems.map(_.readSync(addrAt(keptAt - 1))))
+  require(romMWord.at == keptAt && oldB.at == keptAt)
   private val idx = Vec(UInt(tables.idxBits bits), C)
   private val operands = (0 until C).map { i =>
     val code = wordM.take(plan.srcBits(i)).asUInt
     idx(i) := wordM.take(tables.idxBits).asUInt
     val choices = plan.sources(i).map {
-      case (g, FromOld(l))  => oldB(g)(l)
-      case (_, FromUnit(u)) => yReg(u)
+      case (g, FromOld(l))  => oldB.value(g)(l)
+      case (_, FromUnit(u)) => yReg(u).value
       case (g, FromKept)    => keptB(g)
     }
-    val v = if (choices.isEmpty) U(0, n bits) else Vec(U(0, n bits) +: choices)(code.resize(log2Up(choices.size + 1) max 1))
-    Delay(v, romLatency) // stage sK
+    Timed(if (choices.isEmpty) U(0, n bits) else Vec(U(0, n bits) +: choices)(code.resize(log2Up(choices.size + 1) max 1)), keptAt)
   }
   io.constIdx := idx
-  private val products = (0 until C).map(i => run(constMuls(i), (operands(i) +: io.constWords(i).toSeq): _*)) // sP
+  // the table words answer the index romLatency stages later (sK); the operands wait for them in run
+  private val constWords = (0 until C).map(i => io.constWords(i).toSeq.map(Timed(_, keptAt + romLatency)))
+  private val products = (0 until C).map(i => run(constMuls(i), (operands(i) +: constWords(i)): _*))
+  private val productAt = Timed.latest(products)
+  require(productAt == sP, s"products at $productAt: the plan says $sP")
 
   /** the member fields of word M, carried from sY + 1 to sP */
   case class MemberCtl(g: Int) extends Bundle {
@@ -252,48 +275,49 @@ class PoseidonGroupEngine(val cfg: PoseidonConfig, val programs: Seq[Seq[GroupBe
     for ((w, k) <- plan.feedBits(g).flatten.zipWithIndex) c.feed(k) := wordM.take(w).asUInt
     c.first := wordM.take(1).asBool; c.partial := wordM.take(1).asBool
     c.commit := wordM.take(1).asBool; c.done := wordM.take(1).asBool
-    Delay(c, sP - (sY + 1))
+    Timed(c, keptAt).to(productAt)
   }
 
   // ---- lane sums per member
-  private val accR = Vec(accMems.map(_.readSync(addrAt(sP - 1))))
-  private val oldC = readOld(sP - 1)
-  private def tree(terms: Seq[UInt]): UInt = {
-    def level(ts: Seq[UInt]): Seq[UInt] = ts.grouped(2).map {
+  private val accR = Vec(accMems.map(_.readSync(addrAt(productAt - 1))))
+  private val oldC = readOld(productAt - 1)
+  /** a ModAdd tree (a term without a partner waits a level) */
+  private def tree(terms: Seq[Timed[UInt]]): Timed[UInt] =
+    if (terms.size == 1) terms.head
+    else tree(terms.grouped(2).map {
       case Seq(a, b) => run(new ModAdd(f, cfg.arith), a, b)
-      case Seq(a)    => Delay(a, La)
-    }.toSeq
-    var ts = terms
-    var d = 0
-    while (ts.size > 1) { ts = level(ts); d += 1 }
-    Delay(ts.head, (treeLevels - d) * La)
-  }
-  private val accNew = Vec((0 until G).map { g =>
+      case Seq(a)    => a.delayedTo(a.at + La)
+    }.toSeq)
+  private val sums = (0 until G).map { g =>
     val c = ctlM(g)
     val base = (0 until lanes).map { j =>
-      val init = if (j == 0) U(0, n bits) else Mux(c.partial, oldC(g)(j), U(0, n bits))
-      RegNext(Mux(c.first, init, accR(g)(j)))
-    } // stage sP + 1
+      val init = if (j == 0) U(0, n bits) else Mux(c.partial, oldC.value(g)(j), U(0, n bits))
+      Timed(Mux(c.first, init, accR(g)(j)), productAt).reg
+    }
     val lane0 = tree(base(0) +: plan.lane0(g).zipWithIndex.map { case (i, k) =>
-      RegNext(Mux(c.lane0(k), products(i), U(0, n bits)))
+      products(i).map(v => Mux(c.lane0(k), v, U(0, n bits))).reg
     })
     var feedAt = 0
     val others = (1 until lanes).map { j =>
       val ins = plan.feeds(g)(j - 1).map { f =>
         val code = c.feed(feedAt); feedAt += 1
-        RegNext(Vec(U(0, n bits) +: f.map(products(_)))(code.resize(log2Up(f.size + 1) max 1)))
+        Timed(Vec(U(0, n bits) +: f.map(products(_).value))(code.resize(log2Up(f.size + 1) max 1)), productAt).reg
       }
       tree(base(j) +: ins)
     }
-    Vec(lane0 +: others)
-  }) // stage sE
-  private val ctlE = ctlM.map(c => Delay(c, sE - sP))
-  private val validE = Delay(valid0, sE, init = False)
-  private val pcE = pcAt(sE)
-  private val addrE = addrAt(sE)
-  private val lastE = romLast.readSync(pcAt(sE - 1))
-  private val seqE = seqMem.readSync(addrAt(sE - 1))
-  private val liveE = liveMem.readSync(addrAt(sE - 1))
+    lane0 +: others
+  }
+  /** the stage every lane sum is aligned to: the deepest tree */
+  private val sumAt = Timed.latest(sums.flatten)
+  require(sumAt == sE, s"lane sums at $sumAt: the plan says $sE")
+  private val accNew = Vec(sums.map(lanesOf => Vec(lanesOf.map(_.to(sumAt)))))
+  private val ctlE = ctlM.map(c => Timed(c, productAt).to(sumAt))
+  private val validE = validAt(sumAt)
+  private val pcE = pcAt(sumAt).value
+  private val addrE = addrAt(sumAt)
+  private val lastE = Timed.readSync(romLast, pcAt(sumAt - 1)).value
+  private val seqE = seqMem.readSync(addrAt(sumAt - 1))
+  private val liveE = liveMem.readSync(addrAt(sumAt - 1))
 
   // ---- write back, retire, insert
   io.insert.ready := !validE || lastE

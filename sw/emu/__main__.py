@@ -1,0 +1,4 @@
+"""python -m zkemu build|run|with TOP ...: see zkemu.card."""
+from zkemu.card import main
+
+main()

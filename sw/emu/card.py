@@ -1,0 +1,223 @@
+"""Builds and starts the XDMA emulator for an emitted top (build/rtl/<TOP>.v).
+
+    python -m zkemu build TOP              # Verilator build into build/emu/TOP (cached by source md5)
+    python -m zkemu run TOP --dir DIR [harness options]   # serve DIR/xdma0_* until SIGINT/SIGTERM
+    python -m zkemu with TOP -- CMD ARGS...   # CMD against a fresh emulated card: every @DEV in ARGS becomes
+                                                     # its device prefix, LD_PRELOAD the interposer; CMD's exit status
+
+How each kind of top maps onto XDMA channels is the table PORTS below (keyed by the manifest's "kind"); a new
+top plugs in with one entry.  WAVES=1 builds with FST tracing (run: pass --fst FILE; emulator(): the trace goes
+to build/emu/<TOP>_waves/<TOP>.fst).
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+from zkemu import gen_glue, verilate  # the port glue; the one Verilator build (also the harnesses')
+
+ROOT = Path(__file__).resolve().parents[2]
+EMU = ROOT / "sw" / "emu"
+RTL = ROOT / "build" / "rtl"
+CONTRACT = ROOT / "sw" / "lib" / "zk_contract.h"  # the harness's system block model includes it
+
+
+def _contract():
+    """reference_model/contract.py, generated with CONTRACT"""
+    from reference_model import contract
+
+    return contract
+
+
+OUT = ROOT / "build" / "emu"
+PRELOAD = ROOT / "sw" / "build" / "libzkemu.so"
+
+# kind -> harness options: XDMA H2C/C2H channels onto AXI4-Stream ports, AXI4-Lite slave, status outputs
+PORTS: dict[str, list[str]] = {
+    "KeccakSpeed": ["--axil", "s_axil"],
+    "KeccakSpongeAxis": ["--h2c", "0=s_axis", "--c2h", "0=m_axis", "--status", "status_messages,status_errors"],
+    "PairFixture": ["--h2c", "0=s_axis_a", "--h2c", "1=s_axis_b", "--c2h", "0=m_axis", "--status", "status_pairs"],
+    # PoseidonAxis alone (TUSER tied 0 by the harness: MerkleTree frames, one per write)
+    "PoseidonAxis": ["--h2c", "0=s_axis", "--c2h", "0=m_axis", "--axil", "s_axil"],
+    # PoseidonAxis behind InbandLast as on the C1100 design (hw/src/zkspinal/system/PoseidonInband.scala): bit 255
+    # ends a preimage, many per write; the adapter's counters are the system block's status words 0 and 1
+    "PoseidonInband": ["--h2c", "0=s_axis", "--c2h", "0=m_axis", "--axil", "s_axil",
+                       "--status", "status_frames,status_partial"],
+    # MsmAxis as on the VU9P design: scalars on H2C 0, points on H2C 1, buckets on C2H 0
+    "MsmAxis": ["--h2c", "0=s_axis_scalars", "--h2c", "1=s_axis_points", "--c2h", "0=m_axis_buckets",
+                "--axil", "s_axil"],
+    # the flash window at its board offset, the flash and ICAPE3 models on the pins (zkflash_model.c)
+    "FlashCtrl": ["--axil", "s_axil", "--axil-base", hex(_contract().USER_BAR_FLASH), "--spi", "spi", "--icap", "icap"],
+}
+SOURCES = ["zkemu_harness.cpp", "zkemu_bus.cpp", "zkflash_model.c"]
+
+
+def top_kind(top: str) -> str:
+    manifest = json.loads((RTL / "manifest.json").read_text())
+    if top not in manifest:
+        raise SystemExit(f"{top} is not in {RTL}/manifest.json: emit it first")
+    return manifest[top]["kind"]
+
+
+def system_block_options(ports: list[str]) -> list[str]:
+    """--sys-status-count: the status count of the SystemBlock the block design would pick for these status words
+    (vivado/lib/zk_bd.tcl system_block_for: the smallest emitted SystemBlock_s<k> with k >= the number of words), so
+    INFO reads as on the card.  Without SystemBlock tops in the manifest the harness's default (the word count)."""
+    n = len(ports[ports.index("--status") + 1].split(",")) if "--status" in ports else 0
+    manifest = json.loads((RTL / "manifest.json").read_text())
+    sizes = [v["status_count"] for v in manifest.values() if v.get("kind") == "SystemBlock" and v["status_count"] >= n]
+    return ["--sys-status-count", str(min(sizes))] if sizes else []
+
+
+def build(top: str, waves: bool | None = None) -> Path:
+    """Returns the emulator binary for `top`, building it when its sources changed (verilate.build_exe)."""
+    waves = os.environ.get("WAVES", "0") == "1" if waves is None else waves
+    src = RTL / f"{top}.v"
+    mdir = OUT / (top + ("_waves" if waves else ""))
+    OUT.mkdir(parents=True, exist_ok=True)
+    glue = port_glue(top, mdir.name)
+    headers = [EMU / h for h in ("zkemu_model.h", "zkemu_bus.h", "zkemu_proto.h", "zkflash_model.h")]
+    return verilate.build_exe(top, [src, *sim_models(top)], [*(EMU / s for s in SOURCES), glue], mdir, "zkemu",
+                              inputs=[*headers, EMU / "gen_glue.py", CONTRACT], include=[EMU, CONTRACT.parent],
+                              waves=waves)
+
+
+def port_glue(top: str, name: str | None = None) -> Path:
+    """The C++ that gives a Model (zkemu_model.h) the ports of `top` by name, generated from the emitted Verilog into
+    build/emu/<name>_glue.cpp when missing or older than the Verilog or gen_glue.py: the emulator's port mapping,
+    which the benchmark harnesses (bench_*.cpp) share."""
+    src = RTL / f"{top}.v"
+    OUT.mkdir(parents=True, exist_ok=True)
+    glue = OUT / f"{name or top}_glue.cpp"
+    if not glue.exists() or glue.stat().st_mtime < max(src.stat().st_mtime, (EMU / "gen_glue.py").stat().st_mtime):
+        tmp = glue.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(gen_glue.glue(top, gen_glue.ports(src.read_text(), top)))
+        os.replace(tmp, glue)
+    return glue
+
+
+def sim_models(top: str) -> list[Path]:
+    """The simulation models of the primitives `top` instantiates (listed in the manifest by Emit)."""
+    manifest = json.loads((RTL / "manifest.json").read_text())
+    return [RTL / m for m in manifest.get(top, {}).get("sim_models", [])]
+
+
+def _throttle(top: str) -> list[str]:
+    # random gaps on every stream port (ZKEMU_THROTTLE percent, default 30), reproducible with SEED
+    seed = os.environ.get("SEED") or str(random.SystemRandom().randrange(1, 1 << 31))
+    print(f"zkemu {top}: throttle seed SEED={seed}", file=sys.stderr)
+    return ["--throttle", os.environ.get("ZKEMU_THROTTLE", "30"), "--seed", seed]
+
+
+def _start(top: str, exe: Path, d: str, prefix: str, ports: list[str], extra: list[str], seed_args: list[str],
+           log_name: str = "emu.log"):
+    """one emulator process serving d/prefix_*, its output in d/log_name; returns (process, log) once its user device
+    exists"""
+    fst = f"{top}.fst" if prefix == "xdma0" else f"{top}_{prefix}.fst"
+    waves = ["--fst", str(exe.parent / fst)] if os.environ.get("WAVES", "0") == "1" else []
+    log = open(Path(d) / log_name, "w+")
+    p = subprocess.Popen([str(exe), "--dir", d, "--prefix", prefix, *ports, *system_block_options(ports), *seed_args,
+                          *waves, *extra], stdout=log, stderr=subprocess.STDOUT)
+    user = Path(d) / f"{prefix}_user"
+    for _ in range(500):
+        if user.exists() or p.poll() is not None:
+            break
+        time.sleep(0.01)
+    if not user.exists():
+        _stop(p, log)
+        log.seek(0)
+        raise RuntimeError(f"the emulator for {top} ({prefix}) did not start: {log.read()}")
+    return p, log
+
+
+def _stop(p: subprocess.Popen, log) -> None:
+    p.terminate()
+    try:
+        p.wait(10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+    log.close()
+
+
+@contextmanager
+def emulator(top: str, extra: list[str] | None = None, prefix: str = "xdma0", ports: list[str] | None = None):
+    """Starts the emulator for `top` in a fresh directory; yields the device prefix (DIR/xdma0).  ports: a channel
+    map other than PORTS[kind]."""
+    exe = build(top)
+    with tempfile.TemporaryDirectory(prefix="zkemu.") as d:
+        p, log = _start(top, exe, d, prefix, ports or PORTS[top_kind(top)], extra or [], _throttle(top))
+        try:
+            yield f"{d}/{prefix}"
+        finally:
+            _stop(p, log)
+
+
+class Cards:
+    """Several emulated cards in one directory, as /dev holds xdma0_*, xdma1_*, ...: `dir`, `prefixes`, and the
+    processes (`procs[i]` serves card i: kill it to make the card disappear)."""
+
+    def __init__(self, d: str, prefixes: list[str], procs: list):
+        self.dir, self.prefixes, self.procs = d, prefixes, procs
+
+
+@contextmanager
+def cards(tops: list[str], extra: dict[int, list[str]] | None = None, ports: list[str] | None = None):
+    """Starts one emulator per entry of `tops` (card i = tops[i], prefix xdma<i>) in one fresh directory, each with its
+    own throttle seed (SEED + i when SEED is set); extra[i]: more harness options for card i (fault injection)."""
+    exes = [build(t) for t in tops]
+    base = os.environ.get("SEED")
+    with tempfile.TemporaryDirectory(prefix="zkemu.") as d:
+        started = []
+        try:
+            for i, (top, exe) in enumerate(zip(tops, exes)):
+                seed = str(int(base) + i) if base else str(random.SystemRandom().randrange(1, 1 << 31))
+                print(f"zkemu {top} xdma{i}: throttle seed SEED={seed}", file=sys.stderr)
+                throttle = ["--throttle", os.environ.get("ZKEMU_THROTTLE", "30"), "--seed", seed]
+                started.append(_start(top, exe, d, f"xdma{i}", ports or PORTS[top_kind(top)], (extra or {}).get(i, []),
+                                      throttle, f"emu_xdma{i}.log"))
+            yield Cards(d, [f"{d}/xdma{i}" for i in range(len(tops))], [p for p, _ in started])
+        finally:
+            for p, log in started:
+                _stop(p, log)
+
+
+def run_with(top: str, cmd: list[str]) -> int:
+    """`with`: one command against a fresh emulated card (its stdin, stdout and stderr are the caller's); the emulator's
+    own log goes to the card directory and is shown only when the command fails"""
+    if not PRELOAD.exists():
+        raise SystemExit(f"{PRELOAD} missing: make -C sw")
+    with emulator(top) as dev:
+        # the driver's transfer timeout (the interposer's ZKEMU_TIMEOUT_MS) suits a card, not a simulation 10^4
+        # times slower: 10 minutes unless the caller set it
+        env = dict(os.environ, LD_PRELOAD=str(PRELOAD))
+        env.setdefault("ZKEMU_TIMEOUT_MS", "600000")
+        rc = subprocess.run([a.replace("@DEV", dev) for a in cmd], env=env).returncode
+        if rc not in (0, 2, 3):
+            log = Path(dev).parent / "emu.log"
+            sys.stderr.write(f"zkemu {top}: the emulator's log:\n{log.read_text()[-2000:]}")
+        return rc
+
+
+def main() -> None:
+    if len(sys.argv) < 3 or sys.argv[1] not in ("build", "run", "with"):
+        raise SystemExit(__doc__)
+    top = sys.argv[2]
+    if sys.argv[1] == "with":
+        if len(sys.argv) < 5 or sys.argv[3] != "--":
+            raise SystemExit("usage: python -m zkemu with TOP -- CMD ARGS...")
+        sys.exit(run_with(top, sys.argv[4:]))
+    exe = build(top)
+    if sys.argv[1] == "build":
+        print(exe)
+        return
+    ports = PORTS[top_kind(top)]
+    os.execv(str(exe), [str(exe), *ports, *system_block_options(ports), *sys.argv[3:]])
+

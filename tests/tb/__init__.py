@@ -1,1 +1,0 @@
-"""cocotb testbench helpers shared by the core tests."""

@@ -1,0 +1,521 @@
+"""The report's section for each benchmark: a Markdown table (with the anchors beside the measured figures), the
+figures the smoke test checks, and the plots.
+
+render(core, data, out) -> (markdown, figures); `data` is what the core's benchmark wrote with --json.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from zkspinal.bench import anchors
+
+
+def _plot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _verdict(misses: list[str], met: str) -> str:
+    """The report's line for a benchmark's target checks: each miss, or `met` when there is none."""
+    return " ".join(f"TARGET MISSED: {m}." for m in misses) if misses else met
+
+
+def field(data: dict, out: Path) -> tuple[str, dict]:
+    from zkspinal.bench.field import markdown, verdicts
+
+    rows = data["rows"]
+    md = "## Field arithmetic\n\n" + markdown(rows, data["sim"])
+    if any("dsp" in r for r in rows):
+        md += "\n\n" + _verdict(verdicts(rows), "All field targets met.")
+    figs = {"rows": [_field_figures(r) for r in rows]}
+    return md, figs
+
+
+def _field_figures(r: dict) -> dict:
+    from zkspinal.bench.field import cascade_links
+
+    synth = {"lut": r["lut"], "srl": r["srl"], "lut_per_dsp": anchors.lut_per_dsp(r["lut"], r["dsp"]),
+             "dsp_cascaded": r["dsp_cascaded"]} if "dsp" in r else {}
+    return {"name": f"{r['core']}_{r['field']}", "latency": r["latency_cycles"], "ops_per_cycle": r["ops_per_cycle"],
+            "dsp": r.get("dsp"), "cascade_links": cascade_links(r), **synth}
+
+
+def keccak(data: dict, out: Path) -> tuple[str, dict]:
+    mhz = data["mhz"]
+    units = data["units"]
+    has_synth = any("lut_unit" in u for u in units)
+    head = ["rounds/cycle", "cycles/perm/unit", f"M perm/s per unit @ {mhz:.0f} MHz"]
+    if has_synth:
+        head += ["LUT/unit", "FF/unit", "LUT levels", "units in a KU060", "G perm/s", "x SNAP"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for u in units:
+        cells = [str(u["rpc"]), f"{u['cycles_per_perm']:.3f}", f"{u['perms_per_s_unit'] / 1e6:.2f}"]
+        if has_synth:
+            cells += [f"{u['lut_unit']:.0f}", f"{u['ff_unit']:.0f}", str(u["lut_levels"]), str(u["units_fit"]),
+                      f"{u['perms_per_s'] / 1e9:.3f}", f"{u['perms_per_s'] / anchors.SNAP['perm_per_s']:.2f}"]
+        lines.append("| " + " | ".join(cells) + " |")
+    cpu = data["cpu"]
+    lines += ["", f"CPU program on this machine: {cpu['rate_1_thread'] / 1e6:.2f} M perm/s (1 thread), "
+                  f"{cpu['rate_all_threads'] / 1e6:.2f} M perm/s ({cpu['threads']} threads). "
+                  f"{anchors.SNAP['source']}: {anchors.SNAP['perm_per_s'] / 1e6:.1f} M perm/s "
+                  f"({anchors.SNAP['units']} units), its CPU {anchors.SNAP['cpu_perm_per_s'] / 1e6:.2f} M/s."]
+    figs = {"mhz": mhz, "units": [{"rpc": u["rpc"], "cycles_per_perm": u["cycles_per_perm"],
+                                   "perms_per_s_unit": u["perms_per_s_unit"], "lut_unit": u.get("lut_unit")}
+                                  for u in units], "cpu_rate": cpu["rate_all_threads"]}
+    if has_synth:
+        plt = _plot()
+        fig, ax = plt.subplots(figsize=(6, 4))
+        xs = [u["lut_unit"] for u in units]
+        ys = [u["perms_per_s_unit"] / 1e6 for u in units]
+        ax.plot(xs, ys, "o-")
+        for u, x, y in zip(units, xs, ys):
+            ax.annotate(f"r{u['rpc']}", (x, y), textcoords="offset points", xytext=(4, 4))
+        ax.set_xscale("log"), ax.set_yscale("log")
+        ax.set_xlabel("LUTs per test_speed unit (yosys)")
+        ax.set_ylabel(f"M permutations/s per unit @ {mhz:.0f} MHz")
+        ax.set_title("Keccak-f[1600]: rate against LUTs per rounds-per-cycle setting")
+        ax.grid(True, which="both", alpha=0.3)
+        fig.tight_layout()
+        fig.savefig(out / "keccak_rate_vs_luts.png", dpi=110)
+        plt.close(fig)
+        lines += ["", "![Keccak rate against LUTs](keccak_rate_vs_luts.png)"]
+    return "## Keccak-f[1600] test_speed units\n\n" + "\n".join(lines), figs
+
+
+def poseidon_model(data: list, out: Path) -> tuple[str, dict]:
+    lines = ["| arity | t | what | products/hash | hash/s |", "|---|---|---|---|---|"]
+    for r in data:
+        lines.append(f"| {r['arity']} | {r['t']} | {r['what']} | {r['products']} | {r['hash_per_s']:,.0f} |")
+    figs = {"rows": [{"arity": r["arity"], "what": r["what"], "hash_per_s": r["hash_per_s"]} for r in data]}
+    return ("## Poseidon golden model and neptune on this CPU\n\n" + "\n".join(lines) +
+            "\n\nThe CPU baseline a user would otherwise run is the neptune row (Rust, one process)."), figs
+
+
+def msm_host(data: list, out: Path) -> tuple[str, dict]:
+    lines = ["| points | buckets | conversion (points/s) | post-processing (s) | arkworks full MSM (s) |",
+             "|---|---|---|---|---|"]
+    for r in data:
+        lines.append(f"| {r['points']:,} | {r['buckets']:,} | {r['convert_points_per_s']:,.0f} | {r['post_s']:.4f} | "
+                     f"{r['arkworks_msm_s']:.4f} |")
+    h = anchors.HARDCAML
+    lines += ["", f"{h['source']} host: conversion {h['points'] / h['host_convert_s']:,.0f} points/s, "
+                  f"post-processing {h['host_post_s']} s per 2^26 MSM."]
+    figs = {"rows": [{"points": r["points"], "convert_points_per_s": r["convert_points_per_s"],
+                      "post_s": r["post_s"], "arkworks_msm_s": r["arkworks_msm_s"]} for r in data]}
+    return "## MSM host side (BLS12-377 G1)\n\n" + "\n".join(lines), figs
+
+
+def host(data: dict, out: Path) -> tuple[str, dict]:
+    lines = ["| stage | M elements/s per core (CPU time) | M elements/s (wall) |", "|---|---|---|"]
+    for k, r in data["stages"].items():
+        lines.append(f"| {k} | {r['per_cpu_s'] / 1e6:.1f} | {r['per_wall_s'] / 1e6:.1f} |")
+    lines += ["", "Target: at least 50 M elements/s per core, so the host never starves a card."]
+    figs = {"stages": {k: r["per_cpu_s"] for k, r in data["stages"].items()}}
+    return "## Host formatting cost (sw/lib)\n\n" + "\n".join(lines), figs
+
+
+def _synth_rows(rows: list[tuple[str, dict]]) -> list[str]:
+    """Markdown rows of yosys figures (hier_synth.run's keys) for (label, figures) pairs."""
+    head = ["", "DSP48E2", "LUT", "SRL", "LUT per DSP", "LUT6 sites", "FF", "BRAM36", "URAM", "deepest logic"]
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for label, r in rows:
+        depth = f"{r['lut_levels']} LUT levels, {r['carry_bits']}-bit carry chain"
+        out.append(f"| {label} | {r['dsp']:,} | {r['lut']:,} | {r['srl']:,} | {_ratio(r['lut'], r['dsp'])} | "
+                   f"{r['lut_sites']:,} | {r['ff']:,} | {r['bram36']:,} | {r['uram']:,} | {depth} |")
+    return out
+
+
+def _ratio(lut: int, dsp: int) -> str:
+    ratio = anchors.lut_per_dsp(lut, dsp)
+    return "-" if ratio is None else f"{ratio:,}"
+
+
+def poseidon(data: dict, out: Path) -> tuple[str, dict]:
+    mhz = data["mhz"]
+    tr = anchors.TRIDENT
+    measured = data.get("measured") or [{"config": data["top"].split("_", 1)[1], "top": data["top"],
+                                         "simulated": data["simulated"], "meta": data["meta"],
+                                         "arities": data["arities"]}]
+    head = ["configuration", "arity", "beats", "cycles/hash", "latency (cycles)", "utilization",
+            f"Mhash/s @ {mhz:.0f} MHz", "DSP tiles", "Mhash/s per 1,000 DSP",
+            f"{tr['source'].split(' (')[0]} Mhash/s @ {tr['mhz']} MHz", "x TRIDENT", "x TRIDENT per DSP"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    rows = []
+    for res in measured:
+        meta = res["meta"]
+        for m in res["arities"]:
+            t_rate = tr["hash_per_s"].get(m["arity"])
+            per_kdsp = m["mhash_s"] * 1000 / meta["dsp_tiles"]
+            t_cells = ["-", "-", "-"]
+            if t_rate:
+                t_per_kdsp = t_rate / 1e6 * 1000 / tr["dsp"]
+                t_cells = [f"{t_rate / 1e6:.3f}", f"{m['mhash_s'] * 1e6 / t_rate:.2f}", f"{per_kdsp / t_per_kdsp:.2f}"]
+            lines.append(f"| {res['config']} ({_shape(meta)}) | {m['arity']} | "
+                         f"{m['beats']} | {m['cycles_per_hash']:.2f} | {m['latency']} | {m['utilization']:.1%} | "
+                         f"{m['mhash_s']:.3f} | {meta['dsp_tiles']:,} | {per_kdsp:.3f} | " + " | ".join(t_cells) + " |")
+            rows.append({"config": res["config"], "arity": m["arity"], "engines": meta["engines"],
+                         "members": meta["members"],
+                         "beats": m["beats"], "cycles_per_hash": m["cycles_per_hash"], "latency": m["latency"],
+                         "utilization": m["utilization"], "mhash_s": m["mhash_s"], "dsp_tiles": meta["dsp_tiles"]})
+    sims = ", ".join(f"`{r['simulated']}`" for r in measured)
+    lines += ["", f"Configuration = engines x (hashes per ring position, S-box units of 3 Montgomery multipliers, "
+                  f"constant product slots); utilization counts both kinds of multiplier. Cycles from Verilator ({sims}: the multiplier model, cycle-identical to the real "
+                  f"top), every digest checked against the model; steady-state cycles/hash equal the generator's "
+                  f"beats per group program / hashes per group (checked); Mhash/s projected at the stated {mhz:.0f} MHz (no place and route "
+                  f"here). DSP tiles: the generator's count of DSP48E2. "
+                  f"{tr['source']}: published, {tr['dsp']:,} DSP at {tr['mhz']} MHz."]
+    from zkspinal.bench.poseidon import TARGETS, MIN_UTILIZATION, rate_verdicts
+
+    with_targets = [r for r in measured if r["config"] in TARGETS]
+    if with_targets:
+        def goal(c: str) -> str:
+            rates = ", ".join(f"arity {a} >= {v / 1e6:.1f} Mhash/s" for a, v in sorted(TARGETS[c].items()))
+            busy = f", >= {MIN_UTILIZATION[c]:.0%} of the multipliers busy" if c in MIN_UTILIZATION else ""
+            return f"{c}: {rates}{busy}"
+        met = "Rate targets met (" + "; ".join(goal(r["config"]) for r in with_targets) + ")."
+        lines += ["", _verdict([m for r in with_targets for m in rate_verdicts(r)], met)]
+    syn = data.get("synth")
+    figs = {"mhz": mhz, "measured": rows, "synth": None, "sweep": None, "plots": []}
+    if syn:
+        srows = [(f"`{syn['top']}` (whole top)", syn)] + [(f"`{y['top']}` (whole top)", y)
+                                                          for y in data.get("synth_also") or []]
+        for mod, what in (("ExpandedConstMul", "constant multiplier"), ("MontgomeryMul", "Montgomery multiplier")):
+            mm = syn.get("modules", {}).get(mod)
+            if mm:
+                srows.insert(0, (f"{what} (x{mm['instances']})", mm))
+        lines += ["", f"yosys `synth_xilinx -family xcup`, hierarchical; deepest register-to-register logic in "
+                      f"`{syn['deepest_module']}`:", ""] + _synth_rows(srows)
+        lines += ["", f"{tr['source']} after Vivado implementation (published): {tr['dsp']:,} DSP, "
+                      f"{tr['lut']:,} LUT."]
+        lines += ["", " ".join(_poseidon_area_verdict(y) for y in [syn, *(data.get("synth_also") or [])])]
+        figs["synth"] = {k: syn[k] for k in ("dsp", "lut", "lut_sites", "ff", "bram36", "uram", "lut_levels",
+                                             "carry_bits")}
+    sw = data.get("sweep")
+    if sw:
+        figs["sweep"] = {"configs": len(sw["configs"]), "mont_mul_dsp_tiles": sw["mont_mul_dsp_tiles"],
+                         "const_mul_dsp_tiles": sw["const_mul_dsp_tiles"]}
+        best = []
+        for i, arity in enumerate(sw["arities"]):
+            t_rate = tr["hash_per_s"].get(arity)
+            if not t_rate:
+                continue
+            ok = [c for c in sw["configs"] if mhz * 1e6 / c["cycles_per_hash"][i] >= t_rate]
+            if ok:
+                c = min(ok, key=lambda c: (c["dsp_tiles"], c["cycles_per_hash"][i]))
+                best.append(f"arity {arity}: {_shape(c)}, {c['dsp_tiles']:,} DSP "
+                            f"tiles, {mhz / c['cycles_per_hash'][i]:.3f} Mhash/s")
+        lines += ["", f"Generator schedule (`PoseidonSweep`, not simulated: cycles/hash = beats per group / hashes "
+                      f"per group) for {len(sw['configs'])} configurations, {sw['mont_mul_dsp_tiles']} DSP tiles per "
+                      f"Montgomery multiplier (3 per S-box unit), {sw['const_mul_dsp_tiles']} per constant multiplier. "
+                      f"Smallest configuration at least as fast as TRIDENT at {mhz:.0f} MHz: "
+                      + ("; ".join(best) if best else "none") + "."]
+        _poseidon_plot(measured, sw, mhz, out / "poseidon_rate_vs_dsp.png")
+        figs["plots"].append("poseidon_rate_vs_dsp.png")
+        lines += ["", "![Poseidon hash rate against DSP budget](poseidon_rate_vs_dsp.png)"]
+    return "## Poseidon (PoseidonAxis)\n\n" + "\n".join(lines), figs
+
+
+PC2_TARGET_MIN = 9.0  # issue 21: Poseidon time of PC2 for one 32 GiB sector on one card
+
+
+def pc2(results: dict) -> tuple[str, dict] | None:
+    """The Poseidon time of Filecoin's PC2 for one 32 GiB sector (zkspinal/bench/pc2.py): every measured Poseidon
+    configuration that serves arities 8 and 11, neptune on this CPU (the poseidon-model bench's in-memory rows, one
+    thread, scaled to every core) and TRIDENT (published rates).  None without a Poseidon benchmark."""
+    from zkspinal.bench import pc2 as work
+    from zkspinal.bench.poseidon_model import NEPTUNE_IN_MEMORY
+
+    pos = results.get("poseidon")
+    if not pos:
+        return None
+    tr = anchors.TRIDENT
+    mhz = pos["mhz"]
+    head = ["hasher", "arity 11 Mhash/s", "arity 8 Mhash/s", "Poseidon time per sector"]
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    figs: dict = {"work": {str(a): n for a, n in work.WORK.items()}, "minutes": {}}
+    misses = []
+
+    def row(name: str, rates: dict) -> float | None:
+        s = work.seconds(rates)
+        if s is not None:
+            out.append(f"| {name} | {rates[11] / 1e6:.4f} | {rates[8] / 1e6:.4f} | {s / 60:.1f} min |")
+        return s
+
+    for res in pos.get("measured") or []:
+        s = row(f"`{res['top']}` @ {mhz:.0f} MHz", {m["arity"]: m["mhash_s"] * 1e6 for m in res["arities"]})
+        if s is not None:
+            figs["minutes"][res["config"]] = s / 60
+            if res["top"] == pos["top"] and s / 60 > PC2_TARGET_MIN:  # the target is the bitstream configuration's
+                misses.append(f"PC2 on `{res['top']}` takes {s / 60:.1f} min of Poseidon per 32 GiB sector (target "
+                              f"<= {PC2_TARGET_MIN:.0f} min)")
+    cpu = {r["arity"]: r["hash_per_s"] for r in results.get("poseidon-model") or [] if r["what"] == NEPTUNE_IN_MEMORY}
+    cores = os.cpu_count() or 1
+    if work.seconds(cpu) is not None:
+        figs["minutes"]["neptune_one_core"] = row("neptune 13 on one core of this CPU (measured)", cpu) / 60
+        row(f"neptune 13 on this machine's {cores} cores (one core's rate x {cores})",
+            {a: r * cores for a, r in cpu.items()})
+        cpu_note = ("neptune: `neptune-ref --bench` (OptimizedStatic, MerkleTree preimages, one thread, in memory) "
+                    "from the poseidon-model bench; a CPU hashes PC2 on every core, so the second row assumes "
+                    "perfect scaling.")
+    else:
+        cpu_note = "neptune on this CPU: not measured in this run (the poseidon-model bench needs arities 8 and 11)."
+    figs["minutes"]["trident"] = row(f"{tr['source'].split(' (')[0]} (published rates, {tr['mhz']} MHz)",
+                                     tr["hash_per_s"]) / 60
+    md = ["## PC2 of one 32 GiB sector (Poseidon)", "", f"Work: {work.work_text()}. {cpu_note}", "", *out, "",
+          _verdict(misses, f"PC2 target met: at most {PC2_TARGET_MIN:.0f} min of Poseidon per sector on one card.")]
+    return "\n".join(md), figs
+
+
+def _shape(m: dict) -> str:
+    """engines x (hashes per ring position, S-box units, product slots) of a manifest or sweep entry"""
+    return (f"{m['engines']} x ({m['members']} hash{'es' if m['members'] > 1 else ''}, {m['sbox_units']} S-box "
+            f"unit{'s' if m['sbox_units'] > 1 else ''}, {m['multipliers_per_engine']} slots)")
+
+
+def _poseidon_area_verdict(syn: dict) -> str:
+    from zkspinal.bench.poseidon import area_targets_text, area_verdicts
+
+    targets = area_targets_text(syn["top"])
+    met = (f"Area target met: {targets} ({_ratio(syn['lut'], syn['dsp'])})." if targets
+           else f"No area target for `{syn['top']}`.")
+    return _verdict(area_verdicts(syn), met)
+
+
+def _poseidon_plot(measured: list, sw: dict, mhz: float, path: Path) -> None:
+    plt = _plot()
+    tr = anchors.TRIDENT
+    arities = sw["arities"]
+    cols = 2
+    fig, axes = plt.subplots((len(arities) + cols - 1) // cols, cols, figsize=(10, 7.5), squeeze=False)
+    series = sorted({(c["members"], c["sbox_units"]) for c in sw["configs"]})
+    cmap = plt.get_cmap("viridis")
+    for i, arity in enumerate(arities):
+        ax = axes[i // cols][i % cols]
+        for k, (g, u) in enumerate(series):
+            cs = sorted((c for c in sw["configs"] if (c["members"], c["sbox_units"]) == (g, u)),
+                        key=lambda c: c["dsp_tiles"])
+            ax.plot([c["dsp_tiles"] for c in cs], [mhz / c["cycles_per_hash"][i] for c in cs], "o-", ms=4, lw=0.8,
+                    color=cmap(k / max(1, len(series) - 1)), alpha=0.8,
+                    label=f"generator schedule, {g} hash{'es' if g > 1 else ''} per position, {u} S-box unit"
+                          f"{'s' if u > 1 else ''}")
+        for res in measured:
+            m = next((r for r in res["arities"] if r["arity"] == arity), None)
+            if m:
+                ax.plot([res["meta"]["dsp_tiles"]], [m["mhash_s"]], "*", ms=14, color="tab:red", mec="black",
+                        label="measured (Verilator cycles)")
+                ax.annotate(res["config"], (res["meta"]["dsp_tiles"], m["mhash_s"]), textcoords="offset points",
+                            xytext=(6, -10), fontsize=8)
+        t_rate = tr["hash_per_s"].get(arity)
+        if t_rate:
+            ax.plot([tr["dsp"]], [t_rate / 1e6], "X", ms=11, color="black",
+                    label=f"TRIDENT (published, {tr['mhz']} MHz)")
+        ax.axvline(5952, color="gray", ls=":", lw=1)
+        ax.set_xscale("log"), ax.set_yscale("log")
+        ax.set_title(f"arity {arity}")
+        ax.set_xlabel("DSP tiles (generator count; dotted: the C1100's 5,952 DSP)")
+        ax.set_ylabel(f"Mhash/s projected @ {mhz:.0f} MHz")
+        ax.grid(True, which="both", alpha=0.3)
+    for j in range(len(arities), axes.size):
+        axes[j // cols][j % cols].axis("off")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    uniq = dict(zip(labels, handles))
+    fig.legend(uniq.values(), uniq.keys(), loc="lower center", ncol=3, fontsize=7)
+    fig.suptitle("Poseidon (BLS12-381 Fr): hash rate against DSP budget")
+    fig.tight_layout(rect=(0, 0.1, 1, 0.96))
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def _runs(layout: str) -> str:
+    """'13,13,12' -> '2 x 13 + 1 x 12'."""
+    runs: list[list] = []
+    for w in layout.split(","):
+        if runs and runs[-1][1] == w:
+            runs[-1][0] += 1
+        else:
+            runs.append([1, w])
+    return " + ".join(f"{k} x {w}" for k, w in runs)
+
+
+def msm(data: dict, out: Path) -> tuple[str, dict]:
+    mhz = data.get("mhz", anchors.HARDCAML["mhz"])
+    h = anchors.HARDCAML
+    rows = data["rows"]
+    lines = ["| scalar set | points | additions | cycles | accumulate cycles | busy per adder | stalls | deferred | "
+             "spilled | buckets checked |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        busy = " / ".join(f"{b:.2%}" for b in r.get("adder_busy_frac", [r["busy_frac"]]))
+        lines.append(f"| {r['set']} | {r['points']:,} | {r['additions']:,} | {r['cycles']:,} | {r['acc_cycles']:,} | "
+                     f"{busy} | {r['stalls']:,} | {r['deferred']:,} | {r.get('spilled', 0):,} | "
+                     f"{'yes' if r['checked'] else 'no' if r['checked'] is False else 'not checked'} |")
+    A, S = data.get("adders", 1), data.get("shared_windows", 0)
+    placing = (f"windows 0..{S - 1} shared (a copy in each adder, point i's digits on adder i mod {A}), window "
+               f"j >= {S} on adder (j - {S}) mod {A}" if S else f"window j on adder j mod {A}")
+    lines += ["", f"`{data['top']}` (the multiplier model: cycle-identical to the real engine) in Verilator"
+                  + (f", windows {_runs(data['layout'])} bits ({data['buckets']:,} buckets), "
+                     f"{A} adder(s) ({placing}) of latency {data['adder_latency']}"
+                     if "layout" in data else "")
+                  + ". Busy = an adder's additions / (accumulate + flush cycles); stalls = cycles an addition waited "
+                    "for room in a retry queue, deferred = additions whose bucket was busy, spilled = additions into "
+                    "partial buckets. Every set's buckets (partial records merged) equal the model's as curve "
+                    "points; the all-equal, r-1 and alternating sets are correct but slower (ten hot buckets per "
+                    "adder at once)."]
+    for r in rows:
+        if r.get("port_bound_frac") is not None:
+            lines += ["", f"{r['set']} 2^{r['npow']}: {r['additions'] / r['points']:.2f} additions per point; the "
+                          f"point port (three beats a point) bounds each adder at {r['port_bound_frac']:.1%} busy, "
+                          f"and the lowest adder reaches {min(r['adder_busy_frac']) / r['port_bound_frac']:.0%} of "
+                          f"that bound."]
+    figs = {"mhz": mhz, "rows": [{k: r.get(k) for k in ("set", "npow", "points", "additions", "cycles", "acc_cycles",
+                                                        "busy", "busy_frac", "adder_busy_frac", "other_cycles")}
+                                 for r in rows],
+            "projection": None, "synth": None, "timelines": {}, "plots": []}
+    pr = data.get("projection")
+    if pr:
+        lines += ["", f"| projected at {mhz:g} MHz (from {pr['from']}) | zkspinal | {h['source']} (published, "
+                      f"{h['mhz']} MHz) |", "|---|---|---|",
+                  f"| bucket phase, one 2^26 MSM | {pr['one_s']:.3f} s ({pr['cycles_2_26']:,} cycles; "
+                  f"{pr['bound_s']:.3f} s at 100% busy) | {h['bucket_phase_s']} s |",
+                  f"| four 2^26 MSMs end to end | {pr['four_s']:.2f} s (each: max(bucket phase, "
+                  f"{pr.get('transfer_s', 0):.2f} s PCIe Gen3 x16), plus the last post-processing"
+                  + (f", {pr['post_s']:.3f} s measured" if pr.get("post_s") is not None else "")
+                  + f"; points converted once per point set) | {h['four_msm_s']} s |"]
+        figs["projection"] = {k: pr.get(k) for k in ("cycles_2_26", "one_s", "four_s", "bound_s", "transfer_s",
+                                                      "post_s")}
+        figs["projection"]["from"] = pr["from"]
+    if rows and "adder_busy_frac" in rows[0]:
+        lines += ["", _msm_rate_verdict(rows, pr)]
+    syn = data.get("synth")
+    if syn:
+        srows = []
+        mods = syn.get("modules", {})
+        if "MontgomeryMul" in mods:
+            srows.append((f"Montgomery multiplier (x{mods['MontgomeryMul']['instances']})", mods["MontgomeryMul"]))
+        if "TwistedEdwardsAdder" in mods:
+            srows.append(("adder (7 multipliers + 6 add/sub)", mods["TwistedEdwardsAdder"]))
+        srows.append((f"`{syn['top']}` (whole engine)", syn))
+        lines += ["", f"yosys `synth_xilinx -family xcup`, hierarchical; deepest register-to-register logic in "
+                      f"`{syn['deepest_module']}`:", ""] + _synth_rows(srows)
+        lines += ["", _msm_area_verdict(syn, (data.get("memory") or {}).get("uram288"))]
+        mem = data.get("memory")
+        if mem:
+            per = mem.get("uram288_per_adder")
+            lines += ["", f"Bucket memories by shape: {mem['bucket_bits'] / 8e6:.1f} MB = {mem['uram288']} URAM288 "
+                          + (f"({' + '.join(map(str, per))} per adder; " if per and len(per) > 1 else "(")
+                          + "VU9P: 960, 320 per SLR)."]
+        figs["synth"] = {k: syn[k] for k in ("dsp", "lut", "lut_sites", "ff", "bram36", "uram", "lut_levels",
+                                             "carry_bits")}
+    timed = [r for r in rows if r.get("timeline") and r["timeline"]["cycle"]]
+    if timed:
+        for r in timed:
+            tl = r["timeline"]
+            figs["timelines"][f"{r['set']}_2^{r['npow']}"] = {"every": tl["every"], "windows": len(tl["cycle"]),
+                                                             "min": min(tl["busy_frac"]), "max": max(tl["busy_frac"]),
+                                                             "cycle": tl["cycle"], "busy_frac": tl["busy_frac"],
+                                                             "adders": tl.get("adders", [tl["busy_frac"]])}
+        _msm_plot(timed, out / "msm_busy_over_time.png")
+        figs["plots"].append("msm_busy_over_time.png")
+        lines += ["", f"Each adder's busy fraction per window of {timed[0]['timeline']['every']:,} cycles (its BUSY "
+                      "register read over AXI4-Lite while the job runs, accumulate and flush phases):", "",
+                  "![MSM adder-busy fraction over time](msm_busy_over_time.png)"]
+    return "## MSM bucket engine (MsmAxis, BLS12-377 G1)\n\n" + "\n".join(lines), figs
+
+
+def _msm_area_verdict(syn: dict, uram: int | None = None) -> str:
+    from zkspinal.bench.msm import AREA_TARGETS_TEXT, area_verdicts
+
+    return _verdict(area_verdicts(syn, uram), f"Area targets met: {AREA_TARGETS_TEXT}.")
+
+
+def _msm_rate_verdict(rows: list, projection: dict | None) -> str:
+    from zkspinal.bench.msm import FOUR_MSM_MAX_S, HOT_MIN_BUSY, ONE_MSM_MAX_S, RANDOM_MIN_BUSY, rate_verdicts
+
+    return _verdict(rate_verdicts(rows, projection),
+                    f"Rate targets met: every adder >= {RANDOM_MIN_BUSY:.0%} busy on random scalars and >= "
+                    f"{HOT_MIN_BUSY:.0%} on the half-ones and below-2^16 sets; one 2^26 bucket phase <= "
+                    f"{ONE_MSM_MAX_S} s, four MSMs <= {FOUR_MSM_MAX_S} s.")
+
+
+def _msm_plot(rows: list, path: Path) -> None:
+    plt = _plot()
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
+    for r in rows:
+        ax = a1 if r["set"] == "random" else a2
+        tl = r["timeline"]
+        x = [c / 1e3 for c in tl["cycle"]]
+        series = tl.get("adders") or [tl["busy_frac"]]
+        fracs = r.get("adder_busy_frac") or [r["busy_frac"]]
+        line = None
+        for a, (fr, overall) in enumerate(zip(series, fracs)):
+            kw = {"color": line.get_color()} if line is not None else {}
+            (line,) = ax.plot(x, fr, lw=1, ls=("-", "--", ":", "-.")[a % 4], **kw,
+                              label=f"{r['set']} 2^{r['npow']} adder {a} ({overall:.1%} overall)")
+    for ax, title in ((a1, "random scalars"), (a2, "adversarial scalars")):
+        ax.set_title(title)
+        ax.set_xlabel("k cycles since the accumulate phase began")
+        ax.set_ylim(-0.02, 1.02)
+        ax.grid(True, alpha=0.3)
+        if ax.lines:
+            ax.legend(fontsize=8, loc="lower left" if ax is a1 else "upper right")
+    a1.set_ylabel("adder busy fraction per window")
+    fig.suptitle("MSM bucket engine: each adder's busy fraction over time")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+# (core, field) of the field rows the area table shows: the Montgomery multipliers of the Poseidon and MSM sizes
+AREA_FIELD_ROWS = {("MontMul", "bls12_381_fr"), ("MontMul", "bls12_377_fq")}
+
+
+def _area_measured(results: dict) -> list[tuple[str, dict]]:
+    """(label, yosys figures) of our designs in the report's data, those whose yosys figures are present."""
+    rows = []
+    for r in results.get("field", {}).get("rows", []):
+        if (r["core"], r["field"]) in AREA_FIELD_ROWS and "dsp" in r:
+            rows.append((f"{r['bits']}-bit Montgomery multiplier (`{r['core']}_{r['field']}`)", r))
+    msm_syn = (results.get("msm") or {}).get("synth")
+    if msm_syn:
+        adder = msm_syn.get("modules", {}).get("TwistedEdwardsAdder")
+        if adder:
+            rows.append(("MSM adder (`TwistedEdwardsAdder`: 7 multipliers + 6 add/sub)", adder))
+        rows.append((f"`{msm_syn['top']}` (whole MSM engine)", msm_syn))
+    pos_syn = (results.get("poseidon") or {}).get("synth")
+    if pos_syn:
+        rows.append((f"`{pos_syn['top']}` (whole Poseidon top)", pos_syn))
+    return rows
+
+
+def _area_row(design: str, source: str, dsp: int, lut: int, srl: int | None) -> tuple[str, dict]:
+    """One row of the area table: its Markdown and its figures (srl None: counted in LUT, as Vivado does)."""
+    md = (f"| {design} | {source} | {dsp:,} | {lut:,} | {'in LUT' if srl is None else f'{srl:,}'} | "
+          f"{_ratio(lut, dsp)} |")
+    return md, {"design": design, "published": srl is None, "dsp": dsp, "lut": lut, "srl": srl,
+                "lut_per_dsp": anchors.lut_per_dsp(lut, dsp)}
+
+
+def area(results: dict) -> tuple[str, dict]:
+    """The LUTs per DSP48E2 of our designs (yosys) above the published designs' (Vivado); `results` maps each core
+    to the data its benchmark wrote."""
+    rows = [_area_row(label, "zkspinal, yosys", r["dsp"], r["lut"], r["srl"]) for label, r in _area_measured(results)]
+    rows += [_area_row(a["design"], a["source"], a["dsp"], a["lut"], None) for a in anchors.AREA]
+    lines = ["| design | source | DSP48E2 | LUT | SRL | LUT per DSP |", "|---|---|---|---|---|---|"]
+    lines += [md for md, _ in rows]
+    lines += ["", "LUT per DSP = LUT / DSP48E2, rounded. Ours: yosys `synth_xilinx -family xcup` (the whole tops "
+                  "hierarchically), LUT counts LUT1..LUT6 and SRL the shift registers yosys maps into LUTs; published: "
+                  "Vivado after implementation, whose CLB LUTs include the shift registers. Rows without a yosys run "
+                  "in this report (a quick run skips the whole tops) are left out."]
+    return "## Area: LUTs per DSP\n\n" + "\n".join(lines), {"rows": [fig for _, fig in rows]}
+
+
+RENDER = {"field": field, "keccak": keccak, "poseidon": poseidon, "msm": msm, "poseidon-model": poseidon_model,
+          "msm-host": msm_host, "host": host}
+
+
+def render(core: str, data, out: Path) -> tuple[str, dict]:
+    return RENDER[core](data, out)

@@ -1,0 +1,1 @@
+"""The simulation layer: cocotb builds (simrun), build locks, the C++ benchmark harnesses' wrappers."""

@@ -1,0 +1,65 @@
+"""The C++ Verilator harness of MsmAxis (sw/emu/bench_msm_axis.cpp): build and run one job.
+
+build(top) compiles build/rtl/<top>.v with the harness, the emulator's bus helpers and the top's port glue into
+build/sim/cpp/<top>[_waves]/msm_harness (cached by the md5 of every source).  run(top, scalars, records, pause, seed,
+sample) streams one job and returns the counters and the buckets; sample > 0 adds `samples`, the
+BUSY/STALLS/CONSUMED/PHASE registers read every `sample` cycles during the job.
+WAVES=1 builds with FST tracing and writes build/sim/cpp/<top>_waves/msm.fst.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+
+from zkspinal.sim import simrun
+from reference_model import msm_formats as MF
+from reference_model.curves import FQ
+
+HARNESS = Path(__file__).resolve().parents[2] / "sw" / "emu" / "bench_msm_axis.cpp"
+CONTRACT = Path(__file__).resolve().parents[2] / "sw" / "lib" / "zk_contract.h"  # the harness includes it
+
+
+def build(top: str, waves: bool | None = None) -> Path:
+    """Builds (or reuses) the harness of `top` through the one Verilator build (sw/emu/verilate.py), on the
+    emulator's port mapping: the harness, the emulator's bus helpers (zkemu_bus.cpp) and the port glue of `top`
+    (zkemu.card.port_glue, named after the build directory)."""
+    from zkemu import card, verilate
+
+    if waves is None:
+        waves = os.environ.get("WAVES", "0") == "1"
+    emu = card.EMU
+    out = simrun.SIM_BUILD / "cpp" / (top + ("_waves" if waves else ""))
+    headers = [emu / h for h in ("zkemu_model.h", "zkemu_bus.h", "zkemu_proto.h")]
+    return verilate.build_exe(top, simrun.top_sources(top),
+                              [HARNESS, emu / "zkemu_bus.cpp", card.port_glue(top, out.name)], out, "msm_harness",
+                              inputs=[*headers, CONTRACT], include=[emu, CONTRACT.parent], verilator_opt="-O3",
+                              waves=waves)
+
+
+def run(top: str, scalars, records, pause: int = 0, seed: int = 1, count: int | None = None,
+        scalar_bytes: bytes | None = None, point_bytes: bytes | None = None, sample: int = 0) -> dict:
+    """One job; `buckets` is None when the engine reported an error (see `error`)."""
+    exe = build(top)
+    with tempfile.TemporaryDirectory() as tmp:
+        t = Path(tmp)
+        (t / "s.bin").write_bytes(MF.scalar_stream(scalars) if scalar_bytes is None else scalar_bytes)
+        (t / "p.bin").write_bytes(MF.pack_point_records(records) if point_bytes is None else point_bytes)
+        args = [str(exe), str(t / "s.bin"), str(t / "p.bin"), str(len(scalars) if count is None else count),
+                str(t / "b.bin"), str(t / "out.json"), str(pause), str(seed), str(sample)]
+        if os.environ.get("WAVES", "0") == "1":
+            args.append(str(exe.parent / "msm.fst"))
+        proc = subprocess.run(args, capture_output=True, text=True)
+        if not (t / "out.json").exists():
+            raise RuntimeError(f"msm_harness failed ({proc.returncode}): {proc.stderr[-2000:]}")
+        res = json.loads((t / "out.json").read_text())
+        data = (t / "b.bin").read_bytes()
+    from zkspinal.sim.simrun import top_info
+    from zkspinal.tools.msm_rtl import layout_of
+
+    layout = layout_of(top)
+    res["buckets"] = MF.unpack_bucket_records(layout, data, FQ.p) if res["error"] == 0 else None
+    res["latency"] = top_info(top)["latency"]
+    return res

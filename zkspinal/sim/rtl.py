@@ -1,0 +1,87 @@
+"""The one rule for "is the Verilog current", and the emission of what is not: used by pytest (conftest), the tools
+(keccak-speed) and every ./run.sh command that needs a top (hash, msm: `python -m zkspinal.sim.rtl ensure TOP`).
+
+A top is stale when its file in build/rtl is missing or older than a generator source (the Scala sources, build.mill,
+constants/); stale tops are emitted in one Mill run (`Emit --only 'A|B'`, log in build/emit.log, md5 lines on
+stderr).  A top the generator lacks is refused at once, with the tops it has of that kind, when the manifest is
+current (no elaboration run to find out).
+
+    python -m zkspinal.sim.rtl ensure TOP [TOP ...]    (exit 1 with the reason on stderr)
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from zkspinal.paths import BUILD, ROOT, RTL
+from zkspinal.sim.buildlock import locked
+
+MANIFEST = RTL / "manifest.json"
+
+
+def generator_sources() -> list[Path]:
+    """What the emitted Verilog depends on."""
+    return [*(ROOT / "hw" / "src").rglob("*.scala"), ROOT / "build.mill", *(ROOT / "constants").rglob("*")]
+
+
+def stale(emitted: Path) -> bool:
+    """`emitted` is missing or older than a generator source."""
+    return not emitted.exists() or max(p.stat().st_mtime for p in generator_sources()) > emitted.stat().st_mtime
+
+
+def emit(only: str | None = None) -> None:
+    """Runs the generator (every top, or those matching `only`); its md5 lines go to stderr."""
+    args = ["--only", only] if only else []
+    # one generator run at a time (run.sh's emit takes the same lock): two would write the same files
+    with locked(BUILD / "locks" / "emit.lock"):
+        with open(BUILD / "emit.log", "w") as log:
+            rc = subprocess.run([str(ROOT / "mill"), "--no-daemon", "hw.runMain", "zkspinal.system.Emit", *args],
+                                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT).returncode
+        text = (BUILD / "emit.log").read_text(errors="replace")
+    if rc != 0:
+        raise RuntimeError("Mill/SpinalHDL elaboration failed; end of build/emit.log:\n" + "\n".join(text.splitlines()[-30:]))
+    sys.stderr.write("".join(line + "\n" for line in text.splitlines() if line.startswith("md5 ")))
+
+
+def ensure(tops: list[str]) -> None:
+    """Every top in `tops` emitted and current (see the module's docstring)."""
+    if MANIFEST.exists() and not stale(MANIFEST):
+        known = json.loads(MANIFEST.read_text())
+        for top in tops:
+            if top not in known:
+                kind = top.split("_", 1)[0] + "_"
+                raise RuntimeError(f"no top {top}; the generator's: {' '.join(t for t in known if t.startswith(kind))}")
+    todo = [t for t in tops if stale(RTL / f"{t}.v")]
+    if todo:
+        try:
+            emit("|".join(todo))
+        except RuntimeError:
+            # a top the (older) manifest lacks is likelier a wrong name than a broken generator: say which exist
+            known = json.loads(MANIFEST.read_text()) if MANIFEST.exists() else {}
+            for top in todo:
+                kind = top.split("_", 1)[0] + "_"
+                if known and top not in known:
+                    raise RuntimeError(f"no top {top}; the generator's (as last emitted): "
+                                       f"{' '.join(t for t in known if t.startswith(kind))}") from None
+            raise
+    missing = [t for t in todo if not (RTL / f"{t}.v").exists()]
+    if missing:
+        raise RuntimeError(f"the generator emitted no {' '.join(missing)}")
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) < 2 or argv[0] != "ensure":
+        print(__doc__, file=sys.stderr)
+        return 2
+    try:
+        ensure(argv[1:])
+    except RuntimeError as e:
+        print(e, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

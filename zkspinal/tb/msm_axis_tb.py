@@ -1,0 +1,336 @@
+"""Testbench for MsmAxis (hw/src/zkspinal/msm/MsmAxis.scala): MSM jobs through the AXI4-Lite registers and the three
+AXI4-Stream ports (cocotbext-axi, random pauses on every port), bucket read-out (partial buckets merged) against
+reference_model.msm.accumulate_buckets as curve points (the engine reorders a busy bucket's additions and spreads
+hot buckets over partial buckets), the final MSM by
+host post-processing against double-and-add, and the bad-input cases (error bits, no hang, soft reset, next job).
+
+Environment: ZK_CASES  comma list of case names (CASES below) run in order on one engine without reset
+             ZK_N      points per random job;  ZK_THROTTLE  pause probability on every port
+             ZK_MSM_RESULTS  file to which post-processed jobs append {points, scalars, result} (JSON lines)
+             ZK_MSM_OUT where the `run_job` test writes its result (the rtl engine of the CLI and the benchmark)
+             ZK_MSM_IN  JSON job for `run_job`: {"scalars": [...], "records": [[qm, qp, qt], ...]}
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+
+import cocotb
+from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
+from cocotbext.axi import AxiLiteBus, AxiLiteMaster, AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
+
+from reference_model import contract as C
+from reference_model.msm_data import scalar_set
+from reference_model import msm as M
+from reference_model import msm_formats as MF
+from reference_model.curves import FQ
+from reference_model.msm_data import generate
+from zkspinal.sim.simrun import top_info
+from zkspinal.tb import axi
+
+# the register map (MsmAxisRegs), CONTROL's read bits (MsmStatus) and ERROR's bits (MsmErrors)
+CONTROL, ERROR, COUNT, TIMEOUT, CYCLES, BUSY, ACC_CYCLES = (
+    C.MSM_CONTROL, C.MSM_ERROR, C.MSM_COUNT, C.MSM_TIMEOUT, C.MSM_CYCLES, C.MSM_BUSY, C.MSM_ACC_CYCLES)
+STALLS, DEFERRED, STARVED, ERROR_INDEX, INFO, PHASE, CONSUMED, FRAMING = (
+    C.MSM_STALLS, C.MSM_DEFERRED, C.MSM_STARVED, C.MSM_ERROR_INDEX, C.MSM_INFO, C.MSM_PHASE, C.MSM_CONSUMED,
+    C.MSM_FRAMING)
+ADDERS, PARTIALS, SPILLED = C.MSM_ADDERS, C.MSM_PARTIALS, C.MSM_SPILLED
+
+
+def adder_busy(a: int) -> int:
+    """BUSY of adder a (lo; hi at + 4)"""
+    return C.MSM_ADDER_BUSY + 8 * a
+
+
+ST_BUSY, ST_DONE, ST_ERROR, ST_IDLE = C.MSM_STATUS_BUSY, C.MSM_STATUS_DONE, C.MSM_STATUS_ERROR, C.MSM_STATUS_IDLE
+E_RANGE, E_SCALARS_SHORT, E_SCALARS_LONG, E_POINTS_SHORT, E_POINTS_LONG, E_PADDING, E_TIMEOUT, E_REFUSED = (
+    C.MSM_ERROR_CODES[k][0] for k in ("scalar_range", "scalars_short", "scalars_long", "points_short", "points_long",
+                                      "padding", "timeout", "refused"))
+
+
+def layout_of(info: dict) -> M.WindowLayout:
+    return M.WindowLayout(tuple(info["windows"]), order=int(info["bound"], 16), partials=info["partials"])
+
+
+class MsmTb:
+    def __init__(self, dut, throttle: float = 0.0):
+        self.dut = dut
+        self.info = top_info(os.environ["ZK_TOP"])
+        self.layout = layout_of(self.info)
+        self.r = random.Random(cocotb.RANDOM_SEED)
+        clk, rst = dut.aclk, dut.aresetn
+        self.axil = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), clk, rst, reset_active_level=False)
+        self.scalars = AxiStreamSource(AxiStreamBus.from_prefix(dut, "s_axis_scalars"), clk, rst,
+                                       reset_active_level=False)
+        self.points = AxiStreamSource(AxiStreamBus.from_prefix(dut, "s_axis_points"), clk, rst,
+                                      reset_active_level=False)
+        self.sink = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis_buckets"), clk, rst,
+                                  reset_active_level=False)
+        if throttle:
+            for port in (self.scalars, self.points, self.sink):
+                port.set_pause_generator(self._pauses(throttle))
+            for ch in (self.axil.write_if.aw_channel, self.axil.write_if.w_channel, self.axil.write_if.b_channel,
+                       self.axil.read_if.ar_channel, self.axil.read_if.r_channel):
+                ch.set_pause_generator(self._pauses(throttle))
+
+    def _pauses(self, p: float):
+        return axi.pauses(self.r, p)
+
+    async def start(self):
+        await axi.start_aclk(self.dut)
+
+    async def rd(self, addr: int) -> int:
+        return await self.axil.read_dword(addr)
+
+    async def rd64(self, addr: int) -> int:
+        return await self.rd(addr) | (await self.rd(addr + 4)) << 32
+
+    async def wr(self, addr: int, value: int):
+        await self.axil.write_dword(addr, value & 0xFFFFFFFF)
+
+    async def counters(self) -> dict:
+        adders = await self.rd(ADDERS)
+        return {"cycles": await self.rd64(CYCLES), "busy": await self.rd64(BUSY),
+                "acc_cycles": await self.rd64(ACC_CYCLES), "stalls": await self.rd(STALLS),
+                "deferred": await self.rd(DEFERRED), "starved": await self.rd(STARVED),
+                "spilled": await self.rd(SPILLED), "partials": await self.rd(PARTIALS),
+                "adder_busy": [await self.rd64(adder_busy(a)) for a in range(adders)]}
+
+    async def wait_status(self, mask: int, max_cycles: int, poll: int = 32) -> int:
+        waited = 0
+        while True:
+            status = await self.rd(CONTROL)
+            if status & mask:
+                return status
+            assert waited <= max_cycles, f"no status {mask:#x} after {waited} cycles (CONTROL {status:#x}): a hang"
+            await ClockCycles(self.dut.aclk, poll)
+            waited += poll
+
+    def max_cycles(self, n: int) -> int:
+        """Worst case: every addition waits for the previous one of its window (all scalars equal)."""
+        return (n + 4) * (self.info["latency"] + 8) * 2 + self.layout.total_buckets * 12 + 4096 * 2 + 20_000
+
+    async def run(self, scalars, records, count: int | None = None, scalar_bytes: bytes | None = None,
+                  point_bytes: bytes | None = None, expect_error: int = 0, chunk: int = 0) -> dict:
+        """One job: COUNT, start, both streams, read-out; returns the counters and the buckets (or error).
+        chunk > 0: each stream goes as packets of `chunk` elements, tlast on each (XDMA writes), interleaved."""
+        n = len(scalars) if count is None else count
+        await self.wr(COUNT, n)
+        await self.wr(CONTROL, 1)
+        sb = MF.scalar_stream(scalars) if scalar_bytes is None else scalar_bytes
+        pb = MF.pack_point_records(records) if point_bytes is None else point_bytes
+        if chunk:
+            sstep, pstep = chunk * MF.SCALAR_BYTES, chunk * MF.RECORD_BYTES
+            for k in range(0, max(len(sb) // MF.SCALAR_BYTES, len(pb) // MF.RECORD_BYTES), chunk):
+                if sb[k * MF.SCALAR_BYTES:k * MF.SCALAR_BYTES + sstep]:
+                    await self.scalars.send(AxiStreamFrame(sb[k * MF.SCALAR_BYTES:k * MF.SCALAR_BYTES + sstep]))
+                if pb[k * MF.RECORD_BYTES:k * MF.RECORD_BYTES + pstep]:
+                    await self.points.send(AxiStreamFrame(pb[k * MF.RECORD_BYTES:k * MF.RECORD_BYTES + pstep]))
+        else:
+            if sb:
+                await self.scalars.send(AxiStreamFrame(sb))
+            if pb:
+                await self.points.send(AxiStreamFrame(pb))
+        if expect_error:
+            status = await self.wait_status(ST_ERROR, self.max_cycles(n))
+            err = await self.rd(ERROR)
+            assert err & expect_error, f"expected error {expect_error:#x}, ERROR = {err:#x}"
+            assert status & ST_IDLE and not status & ST_BUSY, f"CONTROL {status:#x} after an error"
+            return {"error": err, "error_index": await self.rd(ERROR_INDEX)}
+        frame = await with_timeout(self.sink.recv(), self.max_cycles(n) * 4, "ns")
+        status = await self.wait_status(ST_DONE, 1000)
+        assert status == ST_DONE | ST_IDLE, f"CONTROL {status:#x} after a job"
+        assert await self.rd(ERROR) == 0
+        assert await self.rd(CONSUMED) == n
+        out = await self.counters()
+        out["buckets"] = MF.unpack_bucket_records(self.layout, bytes(frame.tdata), FQ.p)
+        return out
+
+    async def soft_reset(self):
+        """After an error the engine drains both inputs: let the sources finish, then reset."""
+        for _ in range(20_000):
+            if self.scalars.idle() and self.points.idle():
+                break
+            await RisingEdge(self.dut.aclk)
+        assert self.scalars.idle() and self.points.idle(), "inputs not drained after an error"
+        await ClockCycles(self.dut.aclk, 4)
+        await self.wr(CONTROL, 2)
+        await ClockCycles(self.dut.aclk, 4)
+        assert await self.rd(ERROR) == 0
+        assert await self.rd(CONTROL) & ST_IDLE
+
+
+# ---- job contents ----------------------------------------------------------------------------------------------
+_POINTS: dict = {}
+
+
+def points_for(n: int, seed: int):
+    key = (n, seed)
+    if key not in _POINTS:
+        npow = max(0, (n - 1).bit_length())
+        pts, _ = generate(npow, seed)
+        pre = M.precompute_points(pts[:n])
+        _POINTS[key] = (pts[:n], pre.records)
+    return _POINTS[key]
+
+
+async def check_job(tb: MsmTb, name: str, n: int, r: random.Random, post: bool = False) -> dict:
+    pts, records = points_for(n, r.getrandbits(16))
+    scalars = scalar_set(name, tb.layout, n, r)
+    res = await tb.run(scalars, records)
+    want = M.accumulate_buckets(tb.layout, records, scalars)
+    for j, (got_w, want_w) in enumerate(zip(res["buckets"], want)):
+        for k, (g, w) in enumerate(zip(got_w, want_w), start=1):
+            assert M.buckets_equivalent(g, w), f"{name}: window {j} bucket {k}: got {g}, want the point of {w}"
+    if post:
+        got = M.postprocess(tb.layout, res["buckets"], pts, scalars)
+        assert got == M.msm_double_and_add(pts, scalars), f"{name}: MSM result differs from double-and-add"
+        if os.environ.get("ZK_MSM_RESULTS"):  # for the arkworks comparison in tests/test_msm_axis.py
+            with open(os.environ["ZK_MSM_RESULTS"], "a") as f:
+                f.write(json.dumps({"points": [[str(c) for c in P] if P else None for P in pts],
+                                    "scalars": [str(s) for s in scalars], "result": M.format_result(got)}) + "\n")
+    busy = res["busy"] / max(1, res["acc_cycles"])
+    tb.dut._log.info(f"{name} n={n}: cycles {res['cycles']} acc {res['acc_cycles']} busy {res['busy']} "
+                     f"({busy:.1%}) stalls {res['stalls']} deferred {res['deferred']} spilled {res['spilled']} "
+                     f"starved {res['starved']}")
+    adds = sum(1 for s in scalars for d in tb.layout.digits(s) if d)
+    assert res["busy"] == adds, f"{name}: BUSY {res['busy']} != {adds} additions"
+    # each adder's BUSY is the additions of its windows (M.adder_of: shared low windows by point index)
+    A = len(res["adder_busy"])
+    assert A == tb.info["adders"], f"ADDERS reads {A}, the manifest says {tb.info['adders']}"
+    per = M.additions_per_adder(tb.layout, scalars, A, tb.info["shared_windows"])
+    assert res["adder_busy"] == per, f"{name}: per-adder BUSY {res['adder_busy']} != {per}"
+    assert res["partials"] == tb.layout.partials, f"PARTIALS reads {res['partials']}, the manifest says {tb.layout.partials}"
+    assert res["spilled"] <= res["busy"]
+    return res
+
+
+# ---- bad input --------------------------------------------------------------------------------------------------
+async def bad_inputs(tb: MsmTb, r: random.Random):
+    n = 6
+    pts, records = points_for(n, 7)
+    good = scalar_set("random", tb.layout, n, r)
+    bound = tb.layout.order
+    # a scalar >= r (the bound); then one with bits above 253
+    for badv in (bound, (1 << 256) - 1):
+        s = list(good)
+        s[3] = badv
+        res = await tb.run(s, records, expect_error=E_RANGE)
+        assert res["error_index"] == 3, res
+        await tb.soft_reset()
+    # scalar stream ends early (tlast on the beat of scalar 1 of 6)
+    res = await tb.run(good, records, scalar_bytes=MF.scalar_stream(good[:2]), expect_error=E_SCALARS_SHORT)
+    await tb.soft_reset()
+    # scalar stream longer than COUNT (no tlast on the beat holding scalar COUNT-1)
+    res = await tb.run(good, records, count=3, scalar_bytes=MF.scalar_stream(good), point_bytes=MF.pack_point_records(records[:3]),
+                       expect_error=E_SCALARS_LONG)
+    await tb.soft_reset()
+    # point stream ends early
+    res = await tb.run(good, records, point_bytes=MF.pack_point_records(records[:4]), expect_error=E_POINTS_SHORT)
+    await tb.soft_reset()
+    # point stream longer than COUNT
+    res = await tb.run(good, records, count=5, scalar_bytes=MF.scalar_stream(good[:5]), expect_error=E_POINTS_LONG)
+    await tb.soft_reset()
+    # non-zero padding bits in a point record
+    pb = bytearray(MF.pack_point_records(records))
+    pb[2 * MF.RECORD_BYTES + 190] = 0x40
+    res = await tb.run(good, records, point_bytes=bytes(pb), expect_error=E_PADDING)
+    assert res["error_index"] == 2, res
+    await tb.soft_reset()
+    # start while busy is refused and flagged, the running job is unharmed
+    await tb.wr(COUNT, n)
+    await tb.wr(CONTROL, 1)
+    await tb.wr(CONTROL, 1)
+    assert await tb.rd(ERROR) & E_REFUSED
+    await tb.scalars.send(AxiStreamFrame(MF.scalar_stream(good)))
+    await tb.points.send(AxiStreamFrame(MF.pack_point_records(records)))
+    frame = await with_timeout(tb.sink.recv(), tb.max_cycles(n) * 4, "ns")
+    got = MF.unpack_bucket_records(tb.layout, bytes(frame.tdata), FQ.p)
+    assert M.same_buckets(got, M.accumulate_buckets(tb.layout, records, good)), "job after a refused start"
+    await tb.wait_status(ST_DONE, 1000)
+
+
+async def packet_framing(tb: MsmTb, r: random.Random):
+    """Streams written in chunks (tlast on every chunk, as XDMA sends them): an error without FRAMING, the exact
+    buckets with it; with FRAMING a stream that stops early still ends in the watchdog."""
+    n = 10
+    _, records = points_for(n, 11)
+    good = scalar_set("random", tb.layout, n, r)
+    await tb.run(good, records, chunk=4, expect_error=E_SCALARS_SHORT | E_POINTS_SHORT)
+    await tb.soft_reset()
+    await tb.wr(FRAMING, 1)
+    assert await tb.rd(FRAMING) == 1
+    res = await tb.run(good, records, chunk=4)
+    assert M.same_buckets(res["buckets"], M.accumulate_buckets(tb.layout, records, good)), "chunked job"
+    res = await tb.run(good, records, chunk=2)
+    assert M.same_buckets(res["buckets"], M.accumulate_buckets(tb.layout, records, good)), "chunked job, 2 per packet"
+    await tb.wr(TIMEOUT, 2000)
+    await tb.run(good, records, point_bytes=MF.pack_point_records(records[:6]), expect_error=E_TIMEOUT)
+    await tb.soft_reset()
+    await tb.wr(TIMEOUT, 1 << 24)
+    await tb.wr(FRAMING, 0)
+
+
+async def watchdog_stopped_stream(tb: MsmTb, r: random.Random):
+    """The scalar stream never comes (a DMA that stopped, no tlast to see): only the watchdog can end the job."""
+    n = 5
+    _, records = points_for(n, 9)
+    await tb.wr(TIMEOUT, 2000)
+    await tb.wr(COUNT, n)
+    await tb.wr(CONTROL, 1)
+    await tb.points.send(AxiStreamFrame(MF.pack_point_records(records)))
+    await tb.wait_status(ST_ERROR, 20_000)
+    err = await tb.rd(ERROR)
+    assert err == E_TIMEOUT, f"ERROR {err:#x}"
+    assert await tb.rd(ERROR_INDEX) == 0
+    await tb.soft_reset()
+    await tb.wr(TIMEOUT, 1 << 24)
+
+
+# ---- tests ------------------------------------------------------------------------------------------------------
+def env_cases() -> list[str]:
+    return os.environ.get("ZK_CASES", "random,equal,zero,max,alternating,hammer,sparse,half_ones,below16").split(",")
+
+
+@cocotb.test()
+async def msm_jobs(dut):
+    """Jobs back to back on one engine (each read-out leaves the buckets clean for the next)."""
+    tb = MsmTb(dut, float(os.environ.get("ZK_THROTTLE", "0.3")))
+    await tb.start()
+    r = random.Random(cocotb.RANDOM_SEED ^ 0x5A)
+    n = int(os.environ.get("ZK_N", "24"))
+    first = True
+    for name in env_cases():
+        await check_job(tb, name, n, r, post=first)
+        first = False
+    await check_job(tb, "random", 0, r)   # COUNT = 0: every bucket is returned as the identity
+    await check_job(tb, "random", 1, r, post=True)
+
+
+@cocotb.test()
+async def msm_bad_input(dut):
+    """Each malformed job ends in its error bit, no hang; after a soft reset the next job is exact."""
+    tb = MsmTb(dut, float(os.environ.get("ZK_THROTTLE", "0.3")))
+    await tb.start()
+    r = random.Random(cocotb.RANDOM_SEED ^ 0xA5)
+    await bad_inputs(tb, r)
+    await check_job(tb, "random", 8, r)
+    await packet_framing(tb, r)
+    await watchdog_stopped_stream(tb, r)
+    await check_job(tb, "random", 8, r)
+
+
+@cocotb.test(skip=os.environ.get("ZK_MSM_IN") is None)
+async def run_job(dut):
+    """One job from ZK_MSM_IN without throttling; writes counters and buckets to ZK_MSM_OUT."""
+    tb = MsmTb(dut, float(os.environ.get("ZK_THROTTLE", "0")))
+    await tb.start()
+    job = json.loads(open(os.environ["ZK_MSM_IN"]).read())
+    scalars = [int(s) for s in job["scalars"]]
+    records = [tuple(int(v) for v in q) for q in job["records"]]
+    res = await tb.run(scalars, records)
+    res["buckets"] = [[list(map(str, S)) for S in w] for w in res["buckets"]]
+    res["latency"] = tb.info["latency"]
+    with open(os.environ["ZK_MSM_OUT"], "w") as f:
+        json.dump(res, f)

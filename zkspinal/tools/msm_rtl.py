@@ -1,0 +1,46 @@
+"""The MSM engine in simulation for the benchmark and the long tests: one job through the C++ Verilator harness
+(sw/emu/bench_msm_axis.cpp) or the cocotb testbench, the layout of an emitted top.  (`./run.sh msm --engine rtl`
+takes the card's path instead: zk-msm through the XDMA emulator.)
+"""
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+
+from zkspinal.paths import ROOT
+
+from reference_model import msm
+
+
+def layout_of(top: str) -> msm.WindowLayout:
+    from zkspinal.sim import simrun
+
+    info = simrun.top_info(top)
+    return msm.WindowLayout(tuple(info["windows"]), order=int(info["bound"], 16), partials=info["partials"])
+
+
+def run_engine(top: str, scalars, records, seed: int = 1, throttle: float = 0.0, harness: str = "cpp",
+               sample: int = 0) -> dict:
+    """Streams one job through the simulated engine; returns its counters and buckets[j][k-1] (tuples).
+    harness: "cpp" (sw/emu/bench_msm_axis.cpp, fast) or "cocotb" (zkspinal/tb/msm_axis_tb.py run_job).
+    sample > 0 (cpp only): `samples` holds the busy/stall/phase registers read every `sample` cycles."""
+    from zkspinal.sim import simrun
+
+    if harness == "cpp":
+        from zkspinal.sim import msm_harness as msm_cpp
+
+        res = msm_cpp.run(top, scalars, records, pause=int(100 * throttle), seed=seed, sample=sample)
+        if res["error"]:
+            raise RuntimeError(f"engine error {res['error']:#x}")
+        return res
+
+    with tempfile.TemporaryDirectory() as tmp:
+        job, out = Path(tmp) / "job.json", Path(tmp) / "out.json"
+        job.write_text(json.dumps({"scalars": [str(s) for s in scalars],
+                                   "records": [[str(v) for v in q] for q in records]}))
+        simrun.run(top, "zkspinal.tb.msm_axis_tb", "verilator", testcase="run_job", seed=seed, quiet=True,
+                   extra_env={"ZK_MSM_IN": str(job), "ZK_MSM_OUT": str(out), "ZK_THROTTLE": str(throttle)})
+        res = json.loads(out.read_text())
+    res["buckets"] = [[tuple(int(v) for v in S) for S in w] for w in res["buckets"]]
+    return res
