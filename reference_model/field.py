@@ -101,6 +101,17 @@ def mod_sub(f: FieldConfig, a: int, b: int) -> int:
     return d if d >= 0 else d + f.p
 
 
+def mod_sum(f: FieldConfig, *xs: int) -> int:
+    """ModSum: X = the exact sum, q = floor((X >> s) * 2^s / p) for s = bitLength(p) - 1, r = X - q p (< 2p),
+    r - p if it did not borrow, else r."""
+    x = sum(xs)
+    s = f.p.bit_length() - 1
+    r = x - ((x >> s) << s) // f.p * f.p
+    assert 0 <= r < 2 * f.p
+    d = r - f.p
+    return d if d >= 0 else r
+
+
 def mont_reduce(f: FieldConfig, t: int) -> int:
     """Montgomery reduction of t < R*p: m = (t mod R)*p' mod R, u = (t + m*p)/R, one conditional subtraction.
 

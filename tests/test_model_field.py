@@ -76,6 +76,11 @@ def test_hardware_models_against_integers(name):
     for x in [f.p, f.p + 1, f.R - 1, r.randrange(f.p, f.R)]:
         c = r.randrange(f.p)
         assert F.const_mul(f, x, c) == x * c % f.p
+    # ModSum: any number of operands below 2^n (its table covers sums up to 32 of them), including all n-bit ones
+    top = (1 << f.n) - 1
+    for k in (2, 3, 13, 27, 32):
+        for xs in [[f.p - 1] * k, [top] * k, [0] * k] + [[r.choice(values + [top]) for _ in range(k)] for _ in range(50)]:
+            assert F.mod_sum(f, *xs) == sum(xs) % f.p
     # the largest product the reduction sees: (p-1)^2 < R*p, one conditional subtraction suffices
     assert F.mont_reduce(f, (f.p - 1) ** 2) == (f.p - 1) ** 2 * f.r_inv % f.p
 

@@ -14,6 +14,8 @@ from zkspinal.sim import stream
 MODELS = {
     "ModAdd": (lambda f, info, a, b: F.mod_add(f, a, b), True),
     "ModSub": (lambda f, info, a, b: F.mod_sub(f, a, b), True),
+    "ModSum3": (lambda f, info, *xs: F.mod_sum(f, *xs), True),
+    "ModSum27": (lambda f, info, *xs: F.mod_sum(f, *xs), True),
     "KaratsubaMul": (lambda f, info, a, b: a * b, False),
     "MontMul": (lambda f, info, a, b: F.mont_mul(f, a, b), True),
     "ConstMul": (lambda f, info, x: F.const_mul(f, x, int(info["constant"], 16)), False),
@@ -53,6 +55,11 @@ def edge_operands(kind: str, f: F.FieldConfig, arity: int, meta: dict | None = N
         return [(x,) for x in singles]
     if kind == "RomConstMul":  # every edge x against every constant of the table
         return [(x, i) for x in singles for i in range(len(meta["constants"]))]
+    if arity > 2:  # every edge value in every operand; p-1 everywhere (the largest sum); mixes of edges
+        r = random.Random(arity)
+        return ([(x,) * arity for x in singles] + [tuple(x if k == j else 0 for k in range(arity)) for x in singles
+                                                   for j in (0, arity - 1)]
+                + [tuple(r.choice(singles) for _ in range(arity)) for _ in range(4 * len(singles))])
     pairs = [(a, b) for a in singles for b in singles]
     pairs += [(1, p - 1), (p - 1, 1), (p - 1, p - 1), (p >> 1, (p >> 1) + 1)]  # a+b = p, 2p-2
     if kind == "KaratsubaMul":

@@ -93,7 +93,7 @@ case class GroupPlan(programs: Seq[Seq[GroupBeat]], members: Int, units: Int, sl
   *   sY        y_u = (sbox_u ? x^5 : e_u) + post_u                          (ModAdd); kept[member] := y_u if keep_u
   *   sY+1      word M, old and kept read; slot i's operand from its sources (old lanes, units, kept); table index out
   *   sK        the expanded constant arrives; sP: product_i                  ([[ExpandedConstMul]])
-  *   sP+1..sE  per member: lane 0 = a ModAdd tree over its slots (masked), lane j >= 1 = base + its inputs
+  *   sP+1..sE  per member: lane 0 = a [[ModSum]] over its slots (masked), lane j >= 1 = base + its inputs
   *   sE        acc (and old on commit) written per member; digests of members that are done leave
   * The multiplexers only take the sources the programs use ([[GroupPlan]]), so they are as wide as the schedule needs.
   */
@@ -133,11 +133,12 @@ class PoseidonGroupEngine(val cfg: PoseidonConfig, val programs: Seq[Seq[GroupBe
   val Lm: Int = unitMuls.head.head.latency
   val Lc: Int = constMuls.head.latency
   val La: Int = addPre.head.latency
-  /** ModAdd levels of a tree over `terms` terms */
-  private def levels(terms: Int): Int = log2Up(terms max 1)
-  private val lane0Terms = plan.lane0.map(_.size + 1)                      // + base
-  private val laneTerms = (0 until G).map(g => (1 until lanes).map(j => plan.inputs(g, j) + 1))
-  private val treeLevels = (lane0Terms ++ laneTerms.flatten).map(levels).max
+  /** terms of each member's lane sums: the base and, lane 0, every slot that ever adds into it; lane j >= 1, its
+    * inputs */
+  val laneTerms: Seq[Seq[Int]] = (0 until G).map(g => (plan.lane0(g).size + 1) +: (1 until lanes).map(j => plan.inputs(g, j) + 1))
+  /** one [[ModSum]] per lane sum of more than one term */
+  private val laneSums = laneTerms.map(_.map(k => if (k >= 2) Some(new ModSum(f, k, cfg.arith)) else None))
+  private val sumLatency = laneSums.flatten.flatten.map(_.latency).foldLeft(0)(_ max _)
 
   // The stage plan (the ring length must be known before the datapath is built); the datapath below derives every
   // stage from its Timed values and checks that it lands on this plan.
@@ -146,7 +147,7 @@ class PoseidonGroupEngine(val cfg: PoseidonConfig, val programs: Seq[Seq[GroupBe
   val sY: Int = sB + 1 + La
   val sK: Int = sY + 1 + romLatency
   val sP: Int = sK + Lc
-  val sE: Int = sP + 1 + treeLevels * La
+  val sE: Int = sP + 1 + sumLatency
   val slots: Int = sE + 1
   /** group beats per arity (in the order of cfg.arities) */
   val beatsPerGroup: Seq[Int] = programs.map(_.size)
@@ -281,20 +282,18 @@ class PoseidonGroupEngine(val cfg: PoseidonConfig, val programs: Seq[Seq[GroupBe
   // ---- lane sums per member
   private val accR = Vec(accMems.map(_.readSync(addrAt(productAt - 1))))
   private val oldC = readOld(productAt - 1)
-  /** a ModAdd tree (a term without a partner waits a level) */
-  private def tree(terms: Seq[Timed[UInt]]): Timed[UInt] =
-    if (terms.size == 1) terms.head
-    else tree(terms.grouped(2).map {
-      case Seq(a, b) => run(new ModAdd(f, cfg.arith), a, b)
-      case Seq(a)    => a.delayedTo(a.at + La)
-    }.toSeq)
+  /** a lane's sum: its ModSum, or its one term */
+  private def laneSum(core: Option[ModSum], terms: Seq[Timed[UInt]]): Timed[UInt] = core match {
+    case Some(c) => require(c.terms == terms.size); run(c, terms: _*)
+    case None    => terms.head
+  }
   private val sums = (0 until G).map { g =>
     val c = ctlM(g)
     val base = (0 until lanes).map { j =>
       val init = if (j == 0) U(0, n bits) else Mux(c.partial, oldC.value(g)(j), U(0, n bits))
       Timed(Mux(c.first, init, accR(g)(j)), productAt).reg
     }
-    val lane0 = tree(base(0) +: plan.lane0(g).zipWithIndex.map { case (i, k) =>
+    val lane0 = laneSum(laneSums(g)(0), base(0) +: plan.lane0(g).zipWithIndex.map { case (i, k) =>
       products(i).map(v => Mux(c.lane0(k), v, U(0, n bits))).reg
     })
     var feedAt = 0
@@ -303,11 +302,11 @@ class PoseidonGroupEngine(val cfg: PoseidonConfig, val programs: Seq[Seq[GroupBe
         val code = c.feed(feedAt); feedAt += 1
         Timed(Vec(U(0, n bits) +: f.map(products(_).value))(code.resize(log2Up(f.size + 1) max 1)), productAt).reg
       }
-      tree(base(j) +: ins)
+      laneSum(laneSums(g)(j), base(j) +: ins)
     }
     lane0 +: others
   }
-  /** the stage every lane sum is aligned to: the deepest tree */
+  /** the stage every lane sum is aligned to: the slowest ModSum's */
   private val sumAt = Timed.latest(sums.flatten)
   require(sumAt == sE, s"lane sums at $sumAt: the plan says $sE")
   private val accNew = Vec(sums.map(lanesOf => Vec(lanesOf.map(_.to(sumAt)))))

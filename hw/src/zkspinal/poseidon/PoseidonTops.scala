@@ -19,7 +19,9 @@ object PoseidonTops {
       "slots" -> c.slots, "rob_depth" -> c.robDepth, "dsp_tiles" -> c.dspTiles,
       "mont_mul_latency" -> e.Lm, "mod_add_latency" -> e.La,
       "beats_per_group" -> c.beatsPerGroup, "cycles_per_hash" -> c.cyclesPerHash.map(x => f"$x%.1f"),
-      "engine_latency" -> c.engineLatency, "products_per_hash" -> c.productsPerHash)
+      "engine_latency" -> c.engineLatency, "products_per_hash" -> c.productsPerHash,
+      // the engine's widest structures: operands each product slot selects from, terms of each member's lane sums
+      "slot_sources" -> e.plan.sources.map(_.size), "lane_sum_terms" -> e.laneTerms)
   }
 
   def all: Seq[Top] = PoseidonConfig.all.map { cfg =>

@@ -40,6 +40,8 @@ object Emit {
     val cores: Seq[(String, () => FlowCore, Boolean)] = Seq(
       ("ModAdd", () => new ModAdd(f, cfg), true),
       ("ModSub", () => new ModSub(f, cfg), true),
+      ("ModSum3", () => new ModSum(f, 3, cfg), true),   // the engine's lane sums: the fewest operands and the most
+      ("ModSum27", () => new ModSum(f, 27, cfg), true),
       ("KaratsubaMul", () => new KaratsubaMul(f.width, cfg), false),
       ("MontMul", () => new MontgomeryMul(f, cfg), true),
       ("ConstMul", () => new ConstMul(f, f.r2ModP, cfg), false),

@@ -27,6 +27,18 @@ class FieldElaborationSpec extends AnyFunSuite {
     assert(m.latency == 1 + 1 + mulLatency) // the operand register, the ROM read, the expanded multiplier
   }
 
+  test("ModSum: its table covers every sum of its operands, its latency is one heap and one reduction") {
+    for (f <- FieldConfig.all; k <- Seq(2, 3, 27, 32)) {
+      val m = elaborate(new ModSum(f, k))
+      val s = f.p.bitLength - 1
+      // the largest sum indexes the last entry; every entry leaves a remainder below 2p for its whole index range
+      assert(((BigInt(k) << f.width) - 1) >> s < m.multiples.size)
+      for ((qp, i) <- m.multiples.zipWithIndex) assert(qp % f.p == 0 && (BigInt(i + 1) << s) - qp <= 2 * f.p)
+      assert(m.latency > WideAdder.latency(f.width + 2, ArithConfig()) + 2 && m.latency <= 12)
+    }
+    assertThrows[Exception](elaborate(new ModSum(FieldConfig.bls12_381_fr, 1))) // require: at least two operands
+  }
+
   test("Montgomery constants satisfy their definitions") {
     for (f <- FieldConfig.all) {
       assert((f.p * f.pInvNeg + 1).mod(f.R) == 0)
