@@ -1,5 +1,6 @@
 """Shared pieces of the AXI testbenches (tops with the system port convention: clock `aclk`, synchronous
-active-low reset `aresetn`): the clock and reset, and random pause generators for cocotbext-axi ports."""
+active-low reset `aresetn`): the clock and reset, random pause generators for cocotbext-axi ports, and register
+access through a cocotbext-axi AXI4-Lite master."""
 from __future__ import annotations
 
 import random
@@ -23,3 +24,23 @@ async def start_aclk(dut, reset_cycles: int = 4, period_ns: int = 4):
     await ClockCycles(dut.aclk, reset_cycles)
     dut.aresetn.value = 1
     await RisingEdge(dut.aclk)
+
+
+def throttle_lite(axil, r: random.Random, p: float) -> None:
+    """Random pauses (probability p per cycle) on all five channels of an AxiLiteMaster."""
+    for ch in (axil.write_if.aw_channel, axil.write_if.w_channel, axil.write_if.b_channel, axil.read_if.ar_channel,
+               axil.read_if.r_channel):
+        ch.set_pause_generator(pauses(r, p))
+
+
+class LiteRegs:
+    """32-bit register access of a testbench whose AxiLiteMaster is `self.axil` (64-bit values: low word first)."""
+
+    async def rd(self, addr: int) -> int:
+        return await self.axil.read_dword(addr)
+
+    async def rd64(self, addr: int) -> int:
+        return await self.rd(addr) | (await self.rd(addr + 4)) << 32
+
+    async def wr(self, addr: int, value: int):
+        await self.axil.write_dword(addr, value & 0xFFFFFFFF)

@@ -36,31 +36,17 @@ def info() -> dict:
     return manifest()[os.environ["ZK_TOP"]]
 
 
-class SpeedTb:
+class SpeedTb(axi.LiteRegs):
     def __init__(self, dut, throttle: float = 0.0):
         self.dut = dut
         self.r = random.Random(cocotb.RANDOM_SEED)
         self.axil = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.aclk, dut.aresetn,
                                   reset_active_level=False)
         if throttle:
-            for ch in (self.axil.write_if.aw_channel, self.axil.write_if.w_channel, self.axil.write_if.b_channel,
-                       self.axil.read_if.ar_channel, self.axil.read_if.r_channel):
-                ch.set_pause_generator(self._pauses(throttle))
-
-    def _pauses(self, p: float):
-        return axi.pauses(self.r, p)
+            axi.throttle_lite(self.axil, self.r, throttle)
 
     async def start(self):
         await axi.start_aclk(self.dut)
-
-    async def rd(self, addr: int) -> int:
-        return await self.axil.read_dword(addr)
-
-    async def rd64(self, addr: int) -> int:
-        return await self.rd(addr) | (await self.rd(addr + 4)) << 32
-
-    async def wr(self, addr: int, value: int):
-        await self.axil.write_dword(addr, value & 0xFFFFFFFF)
 
     async def set_job(self, rounds: int, runs: int, elements: int, freq: int, choice: int = 0):
         for addr, v in [(NB_ROUNDS, rounds), (NB_TEST_RUNS, runs), (NB_ELMTS, elements), (FREQ, freq),

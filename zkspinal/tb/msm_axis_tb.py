@@ -53,7 +53,7 @@ def layout_of(info: dict) -> M.WindowLayout:
     return M.WindowLayout(tuple(info["windows"]), order=int(info["bound"], 16), partials=info["partials"])
 
 
-class MsmTb:
+class MsmTb(axi.LiteRegs):
     def __init__(self, dut, throttle: float = 0.0):
         self.dut = dut
         self.info = top_info(os.environ["ZK_TOP"])
@@ -70,24 +70,13 @@ class MsmTb:
         if throttle:
             for port in (self.scalars, self.points, self.sink):
                 port.set_pause_generator(self._pauses(throttle))
-            for ch in (self.axil.write_if.aw_channel, self.axil.write_if.w_channel, self.axil.write_if.b_channel,
-                       self.axil.read_if.ar_channel, self.axil.read_if.r_channel):
-                ch.set_pause_generator(self._pauses(throttle))
+            axi.throttle_lite(self.axil, self.r, throttle)
 
     def _pauses(self, p: float):
         return axi.pauses(self.r, p)
 
     async def start(self):
         await axi.start_aclk(self.dut)
-
-    async def rd(self, addr: int) -> int:
-        return await self.axil.read_dword(addr)
-
-    async def rd64(self, addr: int) -> int:
-        return await self.rd(addr) | (await self.rd(addr + 4)) << 32
-
-    async def wr(self, addr: int, value: int):
-        await self.axil.write_dword(addr, value & 0xFFFFFFFF)
 
     async def counters(self) -> dict:
         adders = await self.rd(ADDERS)
