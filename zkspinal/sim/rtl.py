@@ -26,9 +26,19 @@ def generator_sources() -> list[Path]:
     return [*(ROOT / "hw" / "src").rglob("*.scala"), ROOT / "build.mill", *(ROOT / "constants").rglob("*")]
 
 
-def stale(emitted: Path) -> bool:
-    """`emitted` is missing or older than a generator source."""
-    return not emitted.exists() or max(p.stat().st_mtime for p in generator_sources()) > emitted.stat().st_mtime
+def newest_source() -> float:
+    """The modification time of the newest generator source."""
+    return max(p.stat().st_mtime for p in generator_sources())
+
+
+def stale(emitted: Path, newest: float | None = None) -> bool:
+    """`emitted` is missing or older than a generator source (`newest`: newest_source(), when already known)."""
+    return not emitted.exists() or (newest_source() if newest is None else newest) > emitted.stat().st_mtime
+
+
+def _no_such_top(top: str, known: dict, note: str = "") -> RuntimeError:
+    kind = top.split("_", 1)[0] + "_"
+    return RuntimeError(f"no top {top}; the generator's{note}: {' '.join(t for t in known if t.startswith(kind))}")
 
 
 def emit(only: str | None = None) -> None:
@@ -47,24 +57,21 @@ def emit(only: str | None = None) -> None:
 
 def ensure(tops: list[str]) -> None:
     """Every top in `tops` emitted and current (see the module's docstring)."""
-    if MANIFEST.exists() and not stale(MANIFEST):
-        known = json.loads(MANIFEST.read_text())
+    newest = newest_source()
+    known = json.loads(MANIFEST.read_text()) if MANIFEST.exists() else {}
+    if known and not stale(MANIFEST, newest):
         for top in tops:
             if top not in known:
-                kind = top.split("_", 1)[0] + "_"
-                raise RuntimeError(f"no top {top}; the generator's: {' '.join(t for t in known if t.startswith(kind))}")
-    todo = [t for t in tops if stale(RTL / f"{t}.v")]
+                raise _no_such_top(top, known)
+    todo = [t for t in tops if stale(RTL / f"{t}.v", newest)]
     if todo:
         try:
             emit("|".join(todo))
         except RuntimeError:
             # a top the (older) manifest lacks is likelier a wrong name than a broken generator: say which exist
-            known = json.loads(MANIFEST.read_text()) if MANIFEST.exists() else {}
             for top in todo:
-                kind = top.split("_", 1)[0] + "_"
                 if known and top not in known:
-                    raise RuntimeError(f"no top {top}; the generator's (as last emitted): "
-                                       f"{' '.join(t for t in known if t.startswith(kind))}") from None
+                    raise _no_such_top(top, known, " (as last emitted)") from None
             raise
     missing = [t for t in todo if not (RTL / f"{t}.v").exists()]
     if missing:

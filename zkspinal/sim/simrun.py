@@ -15,7 +15,6 @@ from pathlib import Path
 from zkspinal.sim.buildlock import locked
 
 from zkspinal.paths import ROOT
-from zkspinal.sim.rtl import stale  # noqa: F401  (the one rule; callers reach it here too)
 RTL = ROOT / "build" / "rtl"
 
 
