@@ -103,6 +103,16 @@ def port_glue(top: str, name: str | None = None) -> Path:
     return glue
 
 
+def build_harness(top: str, harness: Path, out: Path, name: str, **kwargs) -> Path:
+    """Builds (or reuses) a benchmark harness (sw/emu/bench_*.cpp) of `top` on the emulator's port mapping: the
+    harness, the bus helpers (zkemu_bus.cpp) and the port glue of `top` (named after `out`); kwargs go to
+    verilate.build_exe (opt_fast, verilator_opt, waves)."""
+    headers = [EMU / h for h in ("zkemu_model.h", "zkemu_bus.h", "zkemu_proto.h")]
+    return verilate.build_exe(top, [RTL / f"{top}.v", *sim_models(top)],
+                              [harness, EMU / "zkemu_bus.cpp", port_glue(top, out.name)], out, name,
+                              inputs=[*headers, CONTRACT], include=[EMU, CONTRACT.parent], **kwargs)
+
+
 def sim_models(top: str) -> list[Path]:
     """The simulation models of the primitives `top` instantiates (listed in the manifest by Emit)."""
     manifest = json.loads((RTL / "manifest.json").read_text())

@@ -19,24 +19,18 @@ from reference_model import msm_formats as MF
 from reference_model.curves import FQ
 
 HARNESS = Path(__file__).resolve().parents[2] / "sw" / "emu" / "bench_msm_axis.cpp"
-CONTRACT = Path(__file__).resolve().parents[2] / "sw" / "lib" / "zk_contract.h"  # the harness includes it
 
 
 def build(top: str, waves: bool | None = None) -> Path:
     """Builds (or reuses) the harness of `top` through the one Verilator build (sw/emu/verilate.py), on the
     emulator's port mapping: the harness, the emulator's bus helpers (zkemu_bus.cpp) and the port glue of `top`
     (zkemu.card.port_glue, named after the build directory)."""
-    from zkemu import card, verilate
+    from zkemu import card
 
     if waves is None:
         waves = os.environ.get("WAVES", "0") == "1"
-    emu = card.EMU
     out = simrun.SIM_BUILD / "cpp" / (top + ("_waves" if waves else ""))
-    headers = [emu / h for h in ("zkemu_model.h", "zkemu_bus.h", "zkemu_proto.h")]
-    return verilate.build_exe(top, simrun.top_sources(top),
-                              [HARNESS, emu / "zkemu_bus.cpp", card.port_glue(top, out.name)], out, "msm_harness",
-                              inputs=[*headers, CONTRACT], include=[emu, CONTRACT.parent], verilator_opt="-O3",
-                              waves=waves)
+    return card.build_harness(top, HARNESS, out, "msm_harness", verilator_opt="-O3", waves=waves)
 
 
 def run(top: str, scalars, records, pause: int = 0, seed: int = 1, count: int | None = None,

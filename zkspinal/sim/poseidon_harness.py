@@ -12,10 +12,8 @@ import struct
 import subprocess
 from pathlib import Path
 
-from zkspinal.sim import simrun
 
 from zkspinal.paths import ROOT
-CONTRACT = ROOT / "sw" / "lib" / "zk_contract.h"  # the harness includes it
 HARNESS = ROOT / "sw" / "emu" / "bench_poseidon_axis.cpp"
 BUILD = ROOT / "build" / "harness"
 IN_RECORD = 34
@@ -27,14 +25,9 @@ def build(top: str) -> Path:
     emulator's port mapping: the harness, the emulator's bus helpers (zkemu_bus.cpp) and the port glue of `top`
     (zkemu.card.port_glue); ZK_HARNESS_OPT: the model's C++ optimization (default -O1: the generated model is large,
     and -O1 compiles several times faster than -O2)."""
-    from zkemu import card, verilate
+    from zkemu import card
 
-    emu = card.EMU
-    out = BUILD / top
-    headers = [emu / h for h in ("zkemu_model.h", "zkemu_bus.h", "zkemu_proto.h")]
-    return verilate.build_exe(top, simrun.top_sources(top),
-                              [HARNESS, emu / "zkemu_bus.cpp", card.port_glue(top, out.name)], out,
-                              "poseidon_axis_sim", inputs=[*headers, CONTRACT], include=[emu, CONTRACT.parent],
+    return card.build_harness(top, HARNESS, BUILD / top, "poseidon_axis_sim",
                               opt_fast=os.environ.get("ZK_HARNESS_OPT", "-O1"), verilator_opt="-O3")
 
 
