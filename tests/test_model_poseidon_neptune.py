@@ -1,15 +1,13 @@
 """reference_model.poseidon against the crates.io crate `neptune` (Filecoin's Poseidon), bit for bit.
 
-The helper tests/refs/neptune (neptune 13, default-features = false, blstrs scalars) is built here with
-`cargo build --release --locked` into build/refs/neptune when missing or older than its sources.  It reads the
+The helper tests/refs/neptune (neptune 13, default-features = false, blstrs scalars) is built by zkspinal.refs
+into build/refs/neptune when missing or older than its sources.  It reads the
 same stdin format as `python -m reference_model.poseidon` and also prints neptune's constants (--constants).
 """
 from __future__ import annotations
 
 import io
-import os
 import random
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -18,43 +16,20 @@ import pytest
 from reference_model import field as fieldmod
 from reference_model.poseidon import HashType, cli, digests, poseidon_constants
 from reference_model.poseidon import constants as constfiles
+from zkspinal import refs
 
 pytestmark = pytest.mark.xdist_group("neptune")
 
-ROOT = Path(__file__).resolve().parents[1]
-REF = ROOT / "tests" / "refs" / "neptune"
-TARGET = ROOT / "build" / "refs" / "neptune"
-BIN = TARGET / "release" / "neptune-ref"
 P = fieldmod.get("bls12_381_fr").p
 ARITIES = (2, 4, 8, 11)
 
 
-def _cargo() -> str:
-    found = shutil.which("cargo")
-    home = Path.home() / ".cargo" / "bin" / "cargo"
-    if found is None and home.exists():
-        found = str(home)
-    if found is None:
-        pytest.fail("cargo not found: the neptune reference needs a Rust toolchain (cargo on PATH or in ~/.cargo/bin)")
-    return found
-
-
 @pytest.fixture(scope="module")
 def neptune() -> Path:
-    sources = [REF / "Cargo.toml", REF / "Cargo.lock", *sorted((REF / "src").rglob("*.rs"))]
-    if not BIN.exists() or BIN.stat().st_mtime < max(s.stat().st_mtime for s in sources):
-        env = dict(os.environ, CARGO_TARGET_DIR=str(TARGET))
-        r = subprocess.run([_cargo(), "build", "--release", "--locked", "--manifest-path", str(REF / "Cargo.toml")],
-                           env=env, capture_output=True, text=True)
-        if r.returncode != 0:
-            pytest.fail(f"building the neptune reference failed:\n{r.stderr[-4000:]}")
-    return BIN
-
-
-def run_neptune(binary: Path, args: list[str], text: str = "") -> list[str]:
-    r = subprocess.run([str(binary), *args], input=text, capture_output=True, text=True)
-    assert r.returncode == 0, f"neptune-ref {' '.join(args)}: {r.stderr}"
-    return r.stdout.splitlines()
+    try:
+        return refs.neptune_ref()
+    except RuntimeError as e:
+        pytest.fail(str(e))
 
 
 def preimage_text(rows) -> str:
@@ -87,8 +62,8 @@ def check_digests(binary, arity, rows, ht: HashType, strength="standard", cli_ar
         args += ["--length", str(ht.value)]
     if ht.kind == "custom":
         args += ["--custom-id", str(ht.value)]
-    ref_static = [int(x, 16) for x in run_neptune(binary, args + ["--mode", "static"], text)]
-    ref_correct = [int(x, 16) for x in run_neptune(binary, args + ["--mode", "correct"], text)]
+    ref_static = [int(x, 16) for x in refs.run_neptune(args + ["--mode", "static"], text)]
+    ref_correct = [int(x, 16) for x in refs.run_neptune(args + ["--mode", "correct"], text)]
     assert ref_static == ref_correct, "neptune's own two modes disagree"
     assert len(ref_static) == len(rows)
     ours_opt = digests(rows, arity, ht, strength)
@@ -131,7 +106,7 @@ def test_strengthened(neptune, arity):
 
 def neptune_constants(binary, arity: int, strength: str) -> dict[str, list[int]]:
     d: dict[str, list[int]] = {}
-    for line in run_neptune(binary, ["--arity", str(arity), "--strength", strength, "--constants"]):
+    for line in refs.run_neptune(["--arity", str(arity), "--strength", strength, "--constants"]):
         kind, *vals = line.split()
         d.setdefault(kind, []).extend(int(v, 0) for v in vals)
     return d
@@ -182,7 +157,7 @@ def test_soak(neptune, arity):
     assert cli.main(["--arity", str(arity), "--gen", "100000", "--seed", str(400 + arity)], stdout=text) == 0
     ours = io.StringIO()
     assert cli.main(["--arity", str(arity), "--jobs", "2"], stdin=io.StringIO(text.getvalue()), stdout=ours) == 0
-    assert ours.getvalue().splitlines() == run_neptune(neptune, ["--arity", str(arity)], text.getvalue())
+    assert ours.getvalue().splitlines() == refs.run_neptune(["--arity", str(arity)], text.getvalue())
 
 
 def test_bench_mode(neptune):
@@ -195,7 +170,7 @@ def test_bench_mode(neptune):
     n = int(f["hashes"])
     assert n >= 1024 and n % 1024 == 0 and float(f["rate"]) > 0, r.stdout
     rows = [[k * arity + i + 1 for i in range(arity)] for k in range(n)]
-    got = [int(d, 16) for d in run_neptune(neptune, ["--arity", str(arity)], preimage_text(rows))]
+    got = [int(d, 16) for d in refs.run_neptune(["--arity", str(arity)], preimage_text(rows))]
     assert got == digests(rows, arity)
     assert int(f["fold"], 16) == sum(got) % P
     for bad in ("0", "-1", "x", "4000"):

@@ -4,13 +4,15 @@ cocotb (zkspinal/tb/poseidon_axis_tb.py, cocotbext-axi source/sink with random p
 answers, edge values (0, 1, p-1), header frames (ConstantLength, Custom), random preimages of every built-in arity
 interleaved in one stream, every malformed-frame kind between good frames (flagged beats, AXI4-Lite counters),
 reset in mid-stream.  C++ harness (sw/emu/bench_poseidon_axis.cpp): a throttled mixed stream with malformed
-frames and the million-hash soak, both in the long tier (the c1100 build is long), outputs checked against the model's kernel.
+frames (outputs checked against the model's kernel) and the million-hash soak (checked against neptune), both in the
+long tier (the c1100 build is long).
 
 Verilator only: Icarus runs one 255-bit Montgomery multiplier at ~60 cycles/s on this machine (Verilator:
 ~190,000), and one hash on the small configuration takes 38,000 (arity 2) to 217,000 (arity 11) cycles.
 """
 from __future__ import annotations
 
+import concurrent.futures
 import os
 import random
 from pathlib import Path
@@ -20,6 +22,7 @@ import pytest
 from zkspinal.sim import poseidon_harness as H
 import reference_model.contract as C
 import reference_model.poseidon as P
+from zkspinal import refs
 from zkspinal.sim import simrun
 
 PRIME = P.poseidon_constants(2).p
@@ -36,14 +39,20 @@ def test_poseidon_axis_plain():
     simrun.run("PoseidonAxis_small_plain", "zkspinal.tb.poseidon_axis_tb", "verilator")
 
 
-def mixed_stream(r: random.Random, arities: list[int], count: int, bad_every: int):
+def mixed_stream(r: random.Random, arities: list[int], count: int, bad_every: int, longest_run: int = 1):
     """(frames, expected) for `count` frames: random MerkleTree preimages of every arity (edge values with
-    probability 1/8 per element) and, every `bad_every` frames, a malformed one."""
+    probability 1/8 per element) and, every `bad_every` frames, a malformed one.  The arity is drawn afresh after a
+    run of 1 to `longest_run` frames (uniform): 1 changes it at random every frame, longer runs let the engines
+    fill whole groups as a tree builder's stream does, and still change arity every few frames."""
     lanes = max(arities) + 1
     not_built = [a for a in range(1, lanes) if a not in arities]
     edges = [0, 1, PRIME - 1]
     frames, kinds = [], []
+    run_left, run_arity = 0, arities[0]
     for i in range(count):
+        if longest_run > 1 and run_left == 0:
+            run_left, run_arity = r.randint(1, longest_run), r.choice(arities)
+        run_left -= 1
         if bad_every and i % bad_every == bad_every - 1:
             k = r.randrange(3)
             if k == 0:
@@ -57,13 +66,19 @@ def mixed_stream(r: random.Random, arities: list[int], count: int, bad_every: in
                 frames.append(([r.randrange(PRIME) for _ in range(lanes + r.randrange(4))], 0))
                 kinds.append(("bad", ERR_ARITY | ERR_LENGTH))
         else:
-            a = r.choice(arities)
+            a = run_arity if longest_run > 1 else r.choice(arities)
             pre = [r.choice(edges) if r.random() < 0.125 else r.randrange(PRIME) for _ in range(a)]
             frames.append((pre, 0)); kinds.append(("good", a))
     return frames, kinds
 
 
-def check_stream(top: str, frames, kinds, tmp: Path, pause: float, seed: int, jobs: int = 1) -> dict:
+def check_stream(top: str, frames, kinds, tmp: Path, pause: float, seed: int, jobs: int = 1,
+                 reference=None) -> dict:
+    """Runs the frames through the harness of `top` and checks every output: digests against `reference`
+    (preimages, arity -> digests; default the model's kernel on `jobs` processes), malformed frames flagged with their
+    code, the core's counters."""
+    reference = reference or (lambda pre, a: P.digests(pre, a, jobs=jobs))
+    tmp.mkdir(parents=True, exist_ok=True)
     inp, outp = tmp / "in.bin", tmp / "out.bin"
     H.write_frames(inp, frames)
     stats = H.run(top, inp, outp, pause, pause, seed)
@@ -73,7 +88,7 @@ def check_stream(top: str, frames, kinds, tmp: Path, pause: float, seed: int, jo
             by_arity.setdefault(a, []).append(i)
     want = {}
     for a, idx in by_arity.items():
-        for i, d in zip(idx, P.digests([frames[i][0] for i in idx], a, jobs=jobs)):
+        for i, d in zip(idx, reference([frames[i][0] for i in idx], a), strict=True):
             want[i] = (d, 0)
     for i, (kind, code) in enumerate(kinds):
         if kind == "bad":
@@ -102,20 +117,32 @@ def test_poseidon_harness_mixed(tmp_path):
 
 @pytest.mark.long
 def test_poseidon_soak(tmp_path):
-    """ZK_SOAK_HASHES (default 1,000,000) frames, every arity, 1 in 1,000 malformed, throttled, in chunks of
-    100,000; zero mismatches against the model's kernel (2 processes).  The top is the c1100 configuration's
-    simulation twin (the multiplier model: same schedule, same cycles; ZK_SOAK_TOP=PoseidonAxis_c1100 runs the real
-    multipliers, about 50 times slower here): this soaks the engines, reorder buffer and framing, while the real
-    multiplier has its own million-product soak (tests/test_field_montmul.py) and runs inside the real c1100 top in
-    test_poseidon_harness_mixed."""
-    top = os.environ.get("ZK_SOAK_TOP", "PoseidonAxis_c1100_model")
+    """ZK_SOAK_HASHES (default 1,000,000) frames, every arity in runs of 1 to 32 frames, 1 in 1,000 malformed, 5 %
+    throttling on both ports, in chunks of 100,000 frames, ZK_SOAK_JOBS (default: the CPU count) chunks at a time,
+    each its own harness run (from reset) with its own seed; zero mismatches against neptune (tests/refs/neptune, an
+    independent reference).  The top is the PC2 profile's simulation twin by default (the multiplier model: same
+    schedule, same cycles; ZK_SOAK_TOP names another, e.g. PoseidonAxis_arity2_model, or a real top, about 50 times
+    slower here): this soaks the engines, reorder buffer and framing, while the real multiplier has its own
+    million-product soak (tests/test_field_montmul.py) and runs inside the real tops in test_poseidon_harness_mixed
+    and test_bitstream_top_long."""
+    top = os.environ.get("ZK_SOAK_TOP", "PoseidonAxis_pc2_model")
     total = int(os.environ.get("ZK_SOAK_HASHES", "1000000"))
+    jobs = int(os.environ.get("ZK_SOAK_JOBS", str(os.cpu_count() or 1)))
     seed = simrun.seed_from_env()
-    r = random.Random(seed)
     arities = simrun.top_info(top)["arities"]
-    done = 0
-    while done < total:
-        n = min(100_000, total - done)
-        frames, kinds = mixed_stream(r, arities, n, 1000)
-        check_stream(top, frames, kinds, tmp_path, 0.05, seed + done, jobs=2)
-        done += n
+    H.build(top)
+    refs.neptune_ref()
+    chunk = 100_000
+
+    def soak_chunk(start: int) -> dict:
+        n, chunk_seed = min(chunk, total - start), seed + start
+        frames, kinds = mixed_stream(random.Random(chunk_seed), arities, n, 1000, longest_run=32)
+        stats = check_stream(top, frames, kinds, tmp_path / f"chunk{start}", 0.05, chunk_seed,
+                             reference=refs.neptune_digests)
+        print(f"soak {top}: frames {start}..{start + n - 1} ok (chunk seed {chunk_seed}), {stats['cycles']} cycles",
+              flush=True)
+        return stats
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        results = list(pool.map(soak_chunk, range(0, total, chunk)))
+    assert sum(r["frames_in"] for r in results) == total

@@ -9,33 +9,29 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from zkspinal import refs
 from zkspinal.tools.sw import POSEIDON_TOP, PRELOAD, ROOT, build_sw, emulator
 
 CRATE = ROOT / "sw" / "neptune-fpga"
-TARGET = ROOT / "build" / "refs" / "neptune"  # shared with tests/refs/neptune: the same neptune/blstrs builds
+TARGET = refs.NEPTUNE_TARGET  # shared with neptune-ref: the same neptune/blstrs builds
 EXE = TARGET / "release" / "examples" / "compare"
 TREES = TARGET / "release" / "examples" / "trees"
 SLOW = {"ZKEMU_TIMEOUT_MS": "120000"}  # an arity-11 hash is ~217,000 cycles from input to digest
 
 
-def cargo() -> str:
-    exe = shutil.which("cargo") or str(Path.home() / ".cargo" / "bin" / "cargo")
-    if not Path(exe).exists():
-        pytest.fail("cargo not found: install Rust to build sw/neptune-fpga")
-    return exe
+def build_examples() -> None:
+    refs.cargo_build(CRATE, TARGET, "--examples")
 
 
 @pytest.fixture(scope="module")
 def dev():
     build_sw()
-    subprocess.run([cargo(), "build", "--release", "--locked", "--quiet", "--examples"], cwd=CRATE, check=True,
-                   env=dict(os.environ, CARGO_TARGET_DIR=str(TARGET)))
+    build_examples()
     with emulator(POSEIDON_TOP) as d:
         yield d
 
@@ -113,8 +109,7 @@ def test_trees_bad_shape(dev):
 def test_trees_pc2_long(leaves, seed):
     """the PC2 profile (arities 8 and 11) twin: 2^13 (two sub-trees under an arity-2 top), 2^14 (four, arity-4 top),
     2^15 (one octree)"""
-    subprocess.run([cargo(), "build", "--release", "--locked", "--quiet", "--examples"], cwd=CRATE, check=True,
-                   env=dict(os.environ, CARGO_TARGET_DIR=str(TARGET)))
+    build_examples()
     build_sw()
     with emulator("PoseidonInband_pc2_model") as d:
         r = trees(d, leaves, seed, batch=4096)

@@ -29,8 +29,7 @@ import gmpy2
 
 from reference_model.poseidon import cli, compiled_kernel, count_ops, permute_optimized, poseidon_constants
 
-from zkspinal.paths import ROOT
-NEPTUNE = ROOT / "build" / "refs" / "neptune" / "release" / "neptune-ref"
+from zkspinal.refs import NEPTUNE
 
 
 def _states(arity: int, n: int, seed: int) -> list[list[int]]:

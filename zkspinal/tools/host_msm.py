@@ -3,27 +3,18 @@ zk-msm links) into build/cargo with cargo, a no-op when it is up to date: for th
 zk-msm path alike."""
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
 from zkspinal.paths import ROOT
+from zkspinal.refs import cargo_build
+
 CRATE = ROOT / "sw" / "host-msm"
 TARGET = ROOT / "build" / "cargo"
 
 
-def cargo() -> str:
-    exe = shutil.which("cargo") or str(Path.home() / ".cargo" / "bin" / "cargo")
-    if not Path(exe).exists():
-        raise RuntimeError("cargo not found: install Rust (rustup) to build sw/host-msm")
-    return exe
-
-
 def build_host() -> Path:
     """Builds sw/host-msm (release) into build/cargo.  Returns the CLI's path."""
-    env = dict(os.environ, CARGO_TARGET_DIR=str(TARGET))
-    subprocess.run([cargo(), "build", "--release", "--locked", "--quiet"], cwd=CRATE, env=env, check=True)
+    cargo_build(CRATE, TARGET)
     return TARGET / "release" / "host-msm"
 
 
