@@ -119,8 +119,9 @@ def test_poseidon_harness_mixed(tmp_path):
 def test_poseidon_soak(tmp_path):
     """ZK_SOAK_HASHES (default 1,000,000) frames, every arity in runs of 1 to 32 frames, 1 in 1,000 malformed, 5 %
     throttling on both ports, in chunks of 100,000 frames, ZK_SOAK_JOBS (default: the CPU count) chunks at a time,
-    each its own harness run (from reset) with its own seed; zero mismatches against neptune (tests/refs/neptune, an
-    independent reference).  The top is the PC2 profile's simulation twin by default (the multiplier model: same
+    each its own harness run (from reset) with its own seed (SEED + its first frame's index); zero mismatches against
+    neptune (tests/refs/neptune, an independent reference).  ZK_SOAK_FROM (a multiple of 100,000) skips the chunks
+    before that frame: a soak stopped part way resumes with the same SEED.  The top is the PC2 profile's simulation twin by default (the multiplier model: same
     schedule, same cycles; ZK_SOAK_TOP names another, e.g. PoseidonAxis_arity2_model, or a real top, about 50 times
     slower here): this soaks the engines, reorder buffer and framing, while the real multiplier has its own
     million-product soak (tests/test_field_montmul.py) and runs inside the real tops in test_poseidon_harness_mixed
@@ -128,11 +129,13 @@ def test_poseidon_soak(tmp_path):
     top = os.environ.get("ZK_SOAK_TOP", "PoseidonAxis_pc2_model")
     total = int(os.environ.get("ZK_SOAK_HASHES", "1000000"))
     jobs = int(os.environ.get("ZK_SOAK_JOBS", str(os.cpu_count() or 1)))
+    first = int(os.environ.get("ZK_SOAK_FROM", "0"))
     seed = simrun.seed_from_env()
     arities = simrun.top_info(top)["arities"]
     H.build(top)
     refs.neptune_ref()
     chunk = 100_000
+    assert first % chunk == 0 and 0 <= first < total, f"ZK_SOAK_FROM={first}: a multiple of {chunk} below {total}"
 
     def soak_chunk(start: int) -> dict:
         n, chunk_seed = min(chunk, total - start), seed + start
@@ -144,5 +147,5 @@ def test_poseidon_soak(tmp_path):
         return stats
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        results = list(pool.map(soak_chunk, range(0, total, chunk)))
-    assert sum(r["frames_in"] for r in results) == total
+        results = list(pool.map(soak_chunk, range(first, total, chunk)))
+    assert sum(r["frames_in"] for r in results) == total - first
