@@ -20,6 +20,7 @@ import pytest
 from conftest import ROOT
 
 from vivado_stub import check as vcheck, rtl as vrtl
+from vivado_stub.boards import core_mhz
 
 VIVADO = ROOT / "vivado"
 RTL = ROOT / "build" / "rtl"
@@ -179,6 +180,9 @@ def test_default_core(tmp_path, board, first_choice, fallback):
     assert_clean(proc, record, board)
     core = next(f["vlnv"] for f in facts(record, "cell") if f["path"] == "/core").split(":")[2]
     assert core.startswith(first_choice if tops(first_choice) else fallback), core
+    # the default core clock is the board's core_mhz, the clock the benchmark report projects at
+    props = {(f["path"], f["k"]): f["v"] for f in facts(record, "cell_prop")}
+    assert float(props[("/core_clk", "CONFIG.CLKOUT1_REQUESTED_OUT_FREQ")]) == core_mhz(board)
 
 
 @pytest.mark.parametrize("board", BOARDS)

@@ -3,21 +3,23 @@
 # the user BAR to the core's registers (0x00000), the system block (0x10000) and the flash controller (0x20000).
 # See vivado/lib/zk_bd.tcl.
 #
-#   vivado -mode batch -source vivado/bd_c1100.tcl -tclargs [--core TOP] [--core-mhz 200] [--fifo-depth 4096]
+#   vivado -mode batch -source vivado/bd_c1100.tcl -tclargs [--core TOP] [--core-mhz 250] [--fifo-depth 4096]
 #                                                          [--out build/vivado/c1100] [--ip build/ip]
-# Default core: PoseidonAxis (the C1100 configuration first) when emitted, else the Keccak sponge.
+# Default core: PoseidonAxis (the PC2 profile first, then the C1100 configuration) when emitted, else the Keccak sponge.
 source [file join [file dirname [file normalize [info script]]] lib zk_bd.tcl]
 
-set zk_board_c1100 [dict create name c1100 part xcu55n-fsvh2892-2L-e \
+# core_mhz: the core clock a build gets by default, and the clock every projection of the benchmark report is
+# made at (zkspinal/bench reads it here).
+set zk_board_c1100 [dict create name c1100 core_mhz 250 part xcu55n-fsvh2892-2L-e \
     xdma [dict create lanes X8 speed 8.0_GT/s bytes 32 device_id 9038] \
     sysclk_hz 100000000 \
     tie_outputs {hbm_cattrip 0} \
     flash FlashCtrl_c1100 \
     xdc [file join $zk::root vivado constraints c1100.xdc] \
-    default_cores {PoseidonAxis_c1100 PoseidonAxis_* KeccakSpongeAxis_r24 KeccakSpongeAxis_*}]
+    default_cores {PoseidonAxis_pc2 PoseidonAxis_c1100 PoseidonAxis_* KeccakSpongeAxis_r24 KeccakSpongeAxis_*}]
 
 if {![info exists ::zk_bd_library_only]} {
-    set opts [zk::options $::argv [dict create core "" core-mhz 200 fifo-depth 4096 out build/vivado/c1100 ip build/ip] \
+    set opts [zk::options $::argv [dict create core "" core-mhz [dict get $zk_board_c1100 core_mhz] fifo-depth 4096 out build/vivado/c1100 ip build/ip] \
         {bd_c1100.tcl [--core TOP] [--core-mhz MHZ] [--fifo-depth N] [--out DIR] [--ip DIR]}]
     if {[dict get $opts core] eq ""} { dict set opts core [zk::bd::default_core [dict get $zk_board_c1100 default_cores]] }
     set zk_top [zk::bd::build $zk_board_c1100 $opts]

@@ -21,7 +21,7 @@ if {$board ni {c1100 vu9p}} { error "build.tcl: --board c1100 or vu9p (got '$boa
 source [file join $zk_here bd_$board.tcl]
 set spec [set zk_board_$board]
 if {[dict get $opts out] eq ""} { dict set opts out build/vivado/$board }
-if {[dict get $opts core-mhz] eq ""} { dict set opts core-mhz [expr {$board eq "c1100" ? 200 : 250}] }
+if {[dict get $opts core-mhz] eq ""} { dict set opts core-mhz [dict get $spec core_mhz] }
 if {[dict get $opts core] eq ""} { dict set opts core [zk::bd::default_core [dict get $spec default_cores]] }
 set flash_mb [dict get $opts flash-mb]
 if {$flash_mb ne "" && (![string is integer -strict $flash_mb] || $flash_mb < 1)} { error "build.tcl: --flash-mb $flash_mb" }

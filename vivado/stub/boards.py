@@ -21,6 +21,17 @@ BOARDS = {
 }
 
 
+def core_mhz(board: str) -> int:
+    """The core clock bd_<board>.tcl builds by default (`core_mhz` of its board dict), which is also the clock every
+    projection of the benchmark report is made at."""
+    from vivado_stub.rtl import ROOT
+    text = (ROOT / "vivado" / f"bd_{board}.tcl").read_text()
+    m = re.search(rf"set zk_board_{board} \[dict create name {board} core_mhz (\d+) ", text)
+    if m is None:
+        raise ValueError(f"vivado/bd_{board}.tcl: no core_mhz in the board dict zk_board_{board}")
+    return int(m[1])
+
+
 class BoardChecks:
     def check_board(self):
         b = BOARDS[self.board]

@@ -1,6 +1,6 @@
 """Benchmark of the Keccak cores against the SNAP hls_sponge design (seed 003) and this machine's CPU.
 
-    python -m zkspinal.bench.keccak [--rounds 2000] [--mhz 250] [--luts 331680] [--ffs 663360] [--no-synth]
+    python -m zkspinal.bench.keccak [--rounds 2000] [--mhz MHZ] [--luts 331680] [--ffs 663360] [--no-synth]
                                  [--no-sponge] [--json FILE]
 
 For every rounds-per-cycle setting, KeccakSpeed_r<K>_u1:
@@ -33,6 +33,7 @@ from zkspinal.bench import anchors
 from zkspinal.synth import yosys as synth
 from zkspinal.bench.simlog import simulator_output_to_log
 from zkspinal.tools import keccak_speed as cli
+from vivado_stub.boards import core_mhz
 
 SETTINGS = [1, 2, 3, 4, 6, 8, 12, 24]
 # seed 003, published: KU060 with 32 test_speed units, row nb_elmts = 65,536; the 160-thread CPU on the same row;
@@ -91,7 +92,8 @@ def measure_cpu() -> dict:
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="bench keccak", description=__doc__.split("\n\n")[0])
     p.add_argument("--rounds", type=int, default=2000, help="NB_ROUNDS of the measured jobs")
-    p.add_argument("--mhz", type=float, default=250.0, help="clock for the projections")
+    p.add_argument("--mhz", type=float, default=core_mhz("c1100"),
+                   help="clock for the projections (default: the C1100 block design's core clock)")
     p.add_argument("--luts", type=int, default=331_680, help="LUT budget (KU060)")
     p.add_argument("--ffs", type=int, default=663_360, help="FF budget (KU060)")
     p.add_argument("--no-synth", action="store_true", help="skip yosys (cycles and CPU only)")

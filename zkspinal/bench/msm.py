@@ -1,6 +1,6 @@
 """Benchmark of the MSM bucket engine (MsmAxis) against the ZPrize 2022 Hardcaml MSM (seeds 000, 004).
 
-    python -m zkspinal.bench.msm [--npows 12,13,14] [--adversarial-npow 12] [--top MsmAxis_vu9p_model] [--mhz 278]
+    python -m zkspinal.bench.msm [--npows 12,13,14] [--adversarial-npow 12] [--top MsmAxis_vu9p_model] [--mhz MHZ]
                               [--sample-cycles 1024] [--no-synth] [--no-check] [--json FILE]
 
 Per scalar set, one job on the simulated engine (Verilator driven from C++, sw/emu/bench_msm_axis.cpp, no pauses)
@@ -54,6 +54,7 @@ from zkspinal.synth import hier as hier_synth
 from zkspinal.bench.simlog import simulator_output_to_log
 from reference_model.msm_data import scalar_set
 from zkspinal.tools.msm_rtl import layout_of, run_engine
+from vivado_stub.boards import core_mhz
 
 LOG = ROOT / "build" / "bench" / "msm-sim.log"
 ADVERSARIAL = ("half_ones", "below16", "equal", "zero", "max", "alternating", "hammer")
@@ -202,7 +203,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--adversarial-npow", type=int, default=12)
     ap.add_argument("--sets", default=",".join(ADVERSARIAL), help="adversarial sets to run ('' for none)")
     ap.add_argument("--top", default="MsmAxis_vu9p_model")
-    ap.add_argument("--mhz", type=float, default=anchors.HARDCAML["mhz"])
+    ap.add_argument("--mhz", type=float, default=core_mhz("vu9p"),
+                    help="clock for the projections (default: the VU9P block design's core clock)")
     ap.add_argument("--sample-cycles", type=int, default=1024, help="register samples for the busy timeline (0: none)")
     ap.add_argument("--no-synth", action="store_true")
     ap.add_argument("--no-check", action="store_true")

@@ -1,7 +1,7 @@
 """Benchmark of PoseidonAxis against TRIDENT (seed 001).
 
     python -m zkspinal.bench.poseidon [--config pc2] [--also arity2,small] [--synth-also arity2] [--hashes 1000]
-                                   [--mhz 250] [--real-sim] [--no-synth] [--no-sweep] [--json FILE]
+                                   [--mhz MHZ] [--real-sim] [--no-synth] [--no-sweep] [--json FILE]
 
 For every built-in arity of --config (and of each --also configuration), a stream of --hashes random MerkleTree
 frames at full rate through the C++ Verilator harness (sw/emu/bench_poseidon_axis.cpp), every digest checked
@@ -50,6 +50,7 @@ import reference_model.poseidon as P
 from zkspinal.sim import simrun
 from zkspinal.bench import anchors, pc2
 from zkspinal.synth import hier as hier_synth
+from vivado_stub.boards import core_mhz
 
 TRIDENT = anchors.TRIDENT
 # hashes per second at --mhz by configuration and arity (issue 21: the C1100 profiles; c1100: the earlier issue)
@@ -235,7 +236,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--synth-also", default="", help="comma-separated --also configurations synthesized too")
     ap.add_argument("--also", default="", help="comma-separated configurations measured too (no synthesis)")
     ap.add_argument("--hashes", type=int, default=1000, help="hashes per arity (the rings must fill: > engines x slots)")
-    ap.add_argument("--mhz", type=float, default=250.0)
+    ap.add_argument("--mhz", type=float, default=core_mhz("c1100"),
+                    help="clock for the projections (default: the C1100 block design's core clock)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--real-sim", action="store_true", help="simulate the real top, not its _model twin")
     ap.add_argument("--no-synth", action="store_true")
