@@ -50,9 +50,10 @@ def mixed_stream(r: random.Random, arities: list[int], count: int, bad_every: in
     frames, kinds = [], []
     run_left, run_arity = 0, arities[0]
     for i in range(count):
-        if longest_run > 1 and run_left == 0:
-            run_left, run_arity = r.randint(1, longest_run), r.choice(arities)
-        run_left -= 1
+        if longest_run > 1:
+            if run_left == 0:
+                run_left, run_arity = r.randint(1, longest_run), r.choice(arities)
+            run_left -= 1
         if bad_every and i % bad_every == bad_every - 1:
             k = r.randrange(3)
             if k == 0:
@@ -121,11 +122,11 @@ def test_poseidon_soak(tmp_path):
     throttling on both ports, in chunks of 100,000 frames, ZK_SOAK_JOBS (default: the CPU count) chunks at a time,
     each its own harness run (from reset) with its own seed (SEED + its first frame's index); zero mismatches against
     neptune (tests/refs/neptune, an independent reference).  ZK_SOAK_FROM (a multiple of 100,000) skips the chunks
-    before that frame: a soak stopped part way resumes with the same SEED.  The top is the PC2 profile's simulation twin by default (the multiplier model: same
-    schedule, same cycles; ZK_SOAK_TOP names another, e.g. PoseidonAxis_arity2_model, or a real top, about 50 times
-    slower here): this soaks the engines, reorder buffer and framing, while the real multiplier has its own
-    million-product soak (tests/test_field_montmul.py) and runs inside the real tops in test_poseidon_harness_mixed
-    and test_bitstream_top_long."""
+    before that frame: a soak stopped part way resumes with the same SEED.  The top is the PC2 profile's simulation
+    twin by default (the multiplier model: same schedule, same cycles; ZK_SOAK_TOP names another, e.g.
+    PoseidonAxis_arity2_model, or a real top, about 50 times slower here): this soaks the engines, reorder buffer and
+    framing, while the real multiplier has its own million-product soak (tests/test_field_montmul.py) and runs inside
+    the real tops in test_poseidon_harness_mixed and test_bitstream_top_long."""
     top = os.environ.get("ZK_SOAK_TOP", "PoseidonAxis_pc2_model")
     total = int(os.environ.get("ZK_SOAK_HASHES", "1000000"))
     jobs = int(os.environ.get("ZK_SOAK_JOBS", str(os.cpu_count() or 1)))

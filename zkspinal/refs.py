@@ -39,7 +39,8 @@ def cargo_build(manifest_dir: Path, target: Path, *extra: str) -> None:
 
 def neptune_ref() -> Path:
     """The neptune-ref binary, built when missing or older than its sources."""
-    sources = [NEPTUNE_CRATE / "Cargo.toml", NEPTUNE_CRATE / "Cargo.lock", *sorted((NEPTUNE_CRATE / "src").rglob("*.rs"))]
+    crate = NEPTUNE_CRATE
+    sources = [crate / "Cargo.toml", crate / "Cargo.lock", *sorted((crate / "src").rglob("*.rs"))]
     if not NEPTUNE.exists() or NEPTUNE.stat().st_mtime < max(s.stat().st_mtime for s in sources):
         cargo_build(NEPTUNE_CRATE, NEPTUNE_TARGET)
     return NEPTUNE
