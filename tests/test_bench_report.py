@@ -270,3 +270,25 @@ def test_hier_depth_covers_submodules():
     assert (m["Adder"]["own_lut_levels"], m["Adder"]["own_carry_bits"]) == (1, 0)
     assert (m["Top"]["lut_levels"], m["Top"]["carry_bits"]) == (4, 68) and m["Mul"]["lut_levels"] == 4
     assert (out["lut_levels"], out["chains_per_path"], out["deepest_module"]) == (4, 1, "Mul")
+
+
+def test_readme_merge_replaces_only_the_reports_sections():
+    """`bench readme --merge`: the report's sections replace the README's (stamped with the report's revision), the
+    others stay, and the area table keeps its other rows while the report's rows replace or join them."""
+    row = "| {} | {} | 1 | {} | 3 | 2 |"
+    old = "\n".join(["Measured A.", "", "### Field arithmetic", "", "field rows", "", "### Poseidon (PoseidonAxis)",
+                     "", "old rows", "", readme.AREA, "", row.format("mm", "zkspinal, yosys", 10),
+                     row.format("`P`", "zkspinal, yosys", 20), row.format("T", "Vivado, published", 30), "",
+                     readme.ANCHORS, "", "anchors"])
+    report = "\n".join(["Measured B with `./run.sh bench --only poseidon`.", "", "### Poseidon (PoseidonAxis)", "",
+                        "new rows", "", "### PC2 of one 32 GiB sector (Poseidon)", "", "pc2 rows", "", readme.AREA,
+                        "", row.format("`P`", "zkspinal, yosys", 21), row.format("`Q`", "zkspinal, yosys", 22),
+                        row.format("T", "Vivado, published", 30), "", readme.ANCHORS, "", "anchors"])
+    merged = readme.merge(old, report)
+    assert "field rows" in merged and "old rows" not in merged and "new rows" in merged and "pc2 rows" in merged
+    assert merged.count("_Measured B with `./run.sh bench --only poseidon`._") == 2
+    rows = [line for line in merged.splitlines() if line.startswith("| ")]
+    assert rows == [row.format("mm", "zkspinal, yosys", 10), row.format("`P`", "zkspinal, yosys", 21),
+                    row.format("`Q`", "zkspinal, yosys", 22), row.format("T", "Vivado, published", 30)]
+    assert merged.index("### PC2") < merged.index(readme.AREA) < merged.index(readme.ANCHORS)
+    assert readme.merge(merged, report) == merged  # merging the same report again changes nothing

@@ -1,11 +1,15 @@
 """Copies the measured tables of build/bench/report.md into the README's performance section, so the README never
 drifts from what was measured.
 
-    python -m zkspinal.bench readme [--report build/bench/report.md] [--readme README.md] [--check]
+    python -m zkspinal.bench readme [--report build/bench/report.md] [--readme README.md] [--merge] [--check]
 
 The section sits between the lines `<!-- bench:begin -->` and `<!-- bench:end -->` of the README; everything
 between them is replaced by the report (its title line dropped, headings moved down one level, plots named
-rather than linked: they are build products).  --check exits 1 when the README's section differs from the report.
+rather than linked: they are build products).  --merge (for a report of some cores, `./run.sh bench --only ...`)
+replaces only the README's sections the report has, each under a line saying when and at which revision it was
+measured, and in "Area: LUTs per DSP" only the table rows of the designs the report measured (new ones go above
+the published designs'); the other sections stay as they are.  --check exits 1 when the README's section differs
+from what the report would make it.
 """
 from __future__ import annotations
 
@@ -32,6 +36,69 @@ def section(report: str) -> str:
     return "\n".join(out).strip("\n")
 
 
+AREA, ANCHORS = "### Area: LUTs per DSP", "### Published anchors"
+
+
+def _sections(body: str) -> tuple[list[str], dict[str, list[str]]]:
+    """The lines before the first `### ` heading, and each `### ` section's lines (heading first) by heading."""
+    head: list[str] = []
+    parts: dict[str, list[str]] = {}
+    current = head
+    for line in body.split("\n"):
+        if line.startswith("### "):
+            current = parts[line] = []
+        current.append(line)
+    return head, parts
+
+
+def _design(row: str) -> str:
+    return row.split("|")[1].strip()
+
+
+def _merge_area(old: list[str], new: list[str]) -> list[str]:
+    """The README's area table with the report's measured rows (`zkspinal` in the source column) replacing the rows
+    of the same design, new designs inserted above the first published row."""
+    rows = {_design(r): r for r in new if r.startswith("| ") and "| zkspinal" in r}
+    out, placed = [], set()
+    for line in old:
+        if line.startswith("| ") and _design(line) in rows:
+            out.append(rows[_design(line)])
+            placed.add(_design(line))
+            continue
+        if line.startswith("| ") and "published" in line and len(placed) < len(rows):
+            out += [r for d, r in rows.items() if d not in placed]
+            placed = set(rows)
+        out.append(line)
+    return out
+
+
+def merge(old_body: str, report_body: str) -> str:
+    """The README's section with the report's sections put in (see --merge)."""
+    _, old = _sections(old_body)
+    old_head = old_body.split("\n### ", 1)[0].split("\n")
+    head, new = _sections(report_body)
+    stamp = " ".join(line for line in head if line.strip())
+    out = dict(old)
+    for title, lines in new.items():
+        if title == AREA and AREA in old:
+            out[AREA] = _merge_area(old[AREA], lines)
+        elif title == ANCHORS:
+            out[title] = lines
+        else:
+            out[title] = [lines[0], "", f"_{stamp}_", *lines[1:]]
+    # sections new to the README go before the area table
+    tail = (AREA, ANCHORS)
+    order = [t for t in old if t not in tail] + [t for t in new if t not in old and t not in tail]
+    order += [t for t in tail if t in out]
+    return "\n".join([*old_head, *(line for t in order for line in out[t])]).strip("\n")
+
+
+def current(readme: str) -> str:
+    if BEGIN not in readme or END not in readme:
+        raise ValueError(f"the README has no {BEGIN} ... {END} section")
+    return readme.split(BEGIN, 1)[1].split(END, 1)[0].strip("\n")
+
+
 def splice(readme: str, body: str) -> str:
     if BEGIN not in readme or END not in readme:
         raise ValueError(f"the README has no {BEGIN} ... {END} section")
@@ -44,13 +111,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="bench readme", description=__doc__.split("\n\n")[0])
     ap.add_argument("--report", type=Path, default=ROOT / "build" / "bench" / "report.md")
     ap.add_argument("--readme", type=Path, default=ROOT / "README.md")
+    ap.add_argument("--merge", action="store_true", help="replace only the sections (and area rows) the report has")
     ap.add_argument("--check", action="store_true")
     a = ap.parse_args(argv)
     if not a.report.exists():
         print(f"bench readme: {a.report} is missing: run ./run.sh bench first", file=sys.stderr)
         return 1
     old = a.readme.read_text()
-    new = splice(old, section(a.report.read_text()))
+    body = section(a.report.read_text())
+    new = splice(old, merge(current(old), body) if a.merge else body)
     if a.check:
         if new != old:
             print(f"bench readme: {a.readme}'s performance section differs from {a.report}", file=sys.stderr)

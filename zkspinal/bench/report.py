@@ -103,13 +103,14 @@ def run_bench(core: str, out: Path, quick: bool, extra: list[str] = ()) -> dict:
     return {"data": json.loads(json_file.read_text()), "seconds": time.perf_counter() - t0, "log": str(log)}
 
 
-def write_report(results: dict, out: Path, quick: bool) -> Path:
+def write_report(results: dict, out: Path, quick: bool, only: str | None = None) -> Path:
     m = machine()
+    command = "./run.sh bench" + (" --quick" if quick else "") + (f" --only {only}" if only else "")
     lines = [
         "# zkspinal benchmark report",
         "",
         f"Measured {m['date']} on {m['cpu']} ({m['cpus']} CPUs, load {m['load']:.1f}), revision `{m['revision']}`, "
-        f"with `./run.sh bench{' --quick' if quick else ''}`. Cycles come from simulation, resources from yosys "
+        f"with `{command}`. Cycles come from simulation, resources from yosys "
         "`synth_xilinx -family xcup`, rates are projected at the stated clock; published figures are marked with "
         "their source.",
         "",
@@ -220,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if ahead:
             ahead.close(abort=not ok)
-    report = write_report({c: results[c] for c in cores}, args.out, args.quick)
+    report = write_report({c: results[c] for c in cores}, args.out, args.quick, args.only)
     print(f"report: {report}")
     return 0
 

@@ -485,9 +485,10 @@ def _area_measured(results: dict) -> list[tuple[str, dict]]:
         if adder:
             rows.append(("MSM adder (`TwistedEdwardsAdder`: 7 multipliers + 6 add/sub)", adder))
         rows.append((f"`{msm_syn['top']}` (whole MSM engine)", msm_syn))
-    pos_syn = (results.get("poseidon") or {}).get("synth")
-    if pos_syn:
-        rows.append((f"`{pos_syn['top']}` (whole Poseidon top)", pos_syn))
+    pos = results.get("poseidon") or {}
+    for syn in [pos.get("synth"), *pos.get("synth_also", [])]:
+        if syn:
+            rows.append((f"`{syn['top']}` (whole Poseidon top)", syn))
     return rows
 
 

@@ -89,7 +89,7 @@ def depth_pass(verilog: Path, top: str, out: Path) -> dict:
                        text=True)
     if p.returncode != 0:
         raise RuntimeError(f"yosys (depth pass) failed on {top}: see {out / 'depth.log'}\n{p.stderr[-2000:]}")
-    design = json.loads(netlist.read_text())
+    design = load_netlist(netlist)
     saved = set(synth.SEQUENTIAL)
     synth.SEQUENTIAL.update(cores)
     try:
@@ -172,10 +172,32 @@ def hierarchical(verilog: Path, top: str, out: Path) -> dict:
     return result
 
 
+def load_netlist(netlist: Path) -> dict:
+    """A yosys write_json netlist with only what the figures read: a cell keeps its type, connections, port
+    directions (one shared dict per distinct set: every LUT4 has the same) and source location; LUT INIT strings,
+    other parameters and attributes are dropped as the file is parsed.  A whole Poseidon top's netlist (about 700
+    MB) then fits in memory beside another job."""
+    shared: dict[tuple, dict] = {}
+
+    def lean(d: dict) -> dict:
+        if "connections" in d and "type" in d:
+            d.pop("parameters", None)
+            src = d.get("attributes", {}).get("src")
+            d["attributes"] = {"src": src} if src else {}
+            pd = d.get("port_directions")
+            if pd is not None:
+                d["port_directions"] = shared.setdefault(tuple(sorted(pd.items())), pd)
+        elif "bits" in d and "hide_name" in d:
+            d.pop("attributes", None)
+        return d
+    with open(netlist) as f:
+        return json.load(f, object_hook=lean)
+
+
 def analyse(netlist: Path, stat: Path, top: str) -> dict:
     """The figures of a mapped hierarchical netlist (yosys write_json) and its `stat -top` report."""
     c = _hierarchy_counts(stat.read_text())
-    design = json.loads(netlist.read_text())
+    design = load_netlist(netlist)
     # the design's own modules (the netlist also lists the cell library: LUT6, FDRE, ... as blackboxes)
     modules = {n: m for n, m in design["modules"].items() if not m.get("attributes", {}).get("blackbox")}
     saved = set(synth.SEQUENTIAL)
