@@ -122,10 +122,13 @@ MSM_ADDERS = 0x048
 MSM_PARTIALS = 0x04C
 MSM_ADDER_BUSY = 0x050
 MSM_SPILLED = 0x090
+MSM_SOURCE = 0x094
+MSM_STORED = 0x098
+MSM_CAPACITY = 0x09C
 MSM_MAX_ADDERS = 0x008
 MSM_REGS = {
-    "control": (0x000, 1, "write: bit 0 start (taken when idle and no error), bit 1 soft reset (aborts a running job, clears the error flags, empties the input FIFOs).  read: the MsmStatus bits"),
-    "error": (0x004, 1, "the MsmErrors bits, sticky until soft reset; any of bits 0..6 aborts the job and from then on both input streams are drained (tready = 1, data discarded) until soft reset"),
+    "control": (0x000, 1, "write: bit 0 start (taken when idle and no error), bit 1 soft reset (aborts a running job or load, clears the error flags, empties the input FIFOs), bit 2 load (taken when idle and no error: the next COUNT points of the point stream go into the point store as points 0..COUNT-1; no scalars, no buckets).  read: the MsmStatus bits"),
+    "error": (0x004, 1, "the MsmErrors bits, sticky until soft reset; any but REFUSED aborts the job or load and from then on both input streams are drained (tready = 1, data discarded) until soft reset"),
     "count": (0x008, 1, "points (= scalars) of the next job; written while idle"),
     "timeout": (0x00C, 1, "watchdog cycles (reset 2^24)"),
     "cycles": (0x010, 2, "start to done"),
@@ -143,6 +146,9 @@ MSM_REGS = {
     "partials": (0x04C, 1, "partial bucket records that follow the buckets in the read-out (A x partial buckets per adder)"),
     "adder_busy": (0x050, 2, "BUSY of adder a at 0x50 + 8a (a < A, 8 at most): cycles adder a took an addition"),
     "spilled": (0x090, 1, "additions into partial buckets (a hot bucket's additions spread while it was busy)"),
+    "source": (0x094, 1, "bit 0 resident: a job reads points 0..COUNT-1 of the last load from the point store instead of the point stream (only its scalars stream in).  Written while idle; 0 after reset"),
+    "stored": (0x098, 1, "points in the point store: COUNT of the last load that completed (every write acknowledged); 0 while a load runs and after one failed"),
+    "capacity": (0x09C, 1, "points the point store holds (0: this configuration has no point store)"),
 }
 MSM_CODES = {
     "max_adders": (0x008, "adders with a BUSY register (ADDER_BUSY + 8a, a < MAX_ADDERS)"),
@@ -154,10 +160,10 @@ MSM_STATUS_DONE = 0x002
 MSM_STATUS_ERROR = 0x004
 MSM_STATUS_IDLE = 0x008
 MSM_STATUS_CODES = {
-    "busy": (0x001, "a job runs"),
+    "busy": (0x001, "a job or a load runs"),
     "done": (0x002, "the last job returned every bucket"),
-    "error": (0x004, "an error that aborts (ERROR bits 0..6) is pending"),
-    "idle": (0x008, "no job runs"),
+    "error": (0x004, "an error that aborts (any ERROR bit but REFUSED) is pending"),
+    "idle": (0x008, "no job or load runs"),
 }
 
 # MsmAxis ERROR bits (hw/src/zkspinal/msm/MsmAxis.scala)
@@ -169,6 +175,8 @@ MSM_ERROR_POINTS_LONG = 0x010
 MSM_ERROR_PADDING = 0x020
 MSM_ERROR_TIMEOUT = 0x040
 MSM_ERROR_REFUSED = 0x080
+MSM_ERROR_MEMORY = 0x100
+MSM_ERROR_STRAY_POINTS = 0x200
 MSM_ERROR_CODES = {
     "scalar_range": (0x001, "a scalar >= the bound (r)"),
     "scalars_short": (0x002, "scalar stream: TLAST before the last scalar"),
@@ -177,7 +185,9 @@ MSM_ERROR_CODES = {
     "points_long": (0x010, "point stream: no TLAST on the last point"),
     "padding": (0x020, "a point record with bits above 1131"),
     "timeout": (0x040, "watchdog: points still due and no input for TIMEOUT cycles (a stream stopped)"),
-    "refused": (0x080, "a start while busy or with an error pending (ignored; does not abort)"),
+    "refused": (0x080, "a start or load refused (ignored; does not abort): busy, an error pending, a load of 0 or more than CAPACITY points, a resident start with more points than STORED"),
+    "memory": (0x100, "the point store's memory answered with an error response (SLVERR or DECERR)"),
+    "stray_points": (0x200, "a point beat arrived during a resident job (its points come from the point store)"),
 }
 
 # KeccakSpeed registers (AXI4-Lite, 32-bit, byte offsets; the SNAP hls_sponge action's checksum_job_t places) (hw/src/zkspinal/keccak/KeccakSpeed.scala)

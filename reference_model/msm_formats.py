@@ -86,6 +86,18 @@ def unpack_point_records(data: bytes, p: int) -> list[tuple]:
     return out
 
 
+# ---- the point store (resident points: hw/src/zkspinal/msm/PointStore.scala) ---------------------------
+STORE_PAGE_BYTES = 4096
+STORE_POINTS_PER_PAGE = STORE_PAGE_BYTES // RECORD_BYTES          # 21: a page is one 63-beat read burst
+
+
+def store_location(i: int, channels: int) -> tuple[int, int]:
+    """(channel, byte address) of point i in the point store: channel i mod channels, as that channel's point
+    j = i // channels, 21 records to a 4 KiB page (its last 64 bytes unused), so no burst crosses a page."""
+    j = i // channels
+    return i % channels, (j // STORE_POINTS_PER_PAGE) * STORE_PAGE_BYTES + (j % STORE_POINTS_PER_PAGE) * RECORD_BYTES
+
+
 # ---- bucket records ------------------------------------------------------------------------------------
 def pack_bucket_records(layout, buckets, partials=()) -> bytes:
     """buckets[j][k-1] = (U, V, W, T) for window j, bucket k; records in read-out order (window, then k), then

@@ -46,6 +46,18 @@ def test_msm_axis_bad_input(top):
     simrun.run(top, "zkspinal.tb.msm_axis_tb", "verilator", testcase="msm_bad_input")
 
 
+def test_msm_axis_resident(tmp_path):
+    """Resident points (the point store on two cocotbext-axi RAMs): a load, then jobs that stream only scalars."""
+    results = tmp_path / "results.jsonl"
+    simrun.run(SMALL2, "zkspinal.tb.msm_axis_tb", "verilator", testcase="msm_resident",
+               extra_env={"ZK_N": "24", "ZK_MSM_RESULTS": str(results)})
+    check_with_arkworks(results, tmp_path)
+
+
+def test_msm_axis_resident_bad_input():
+    simrun.run(SMALL2, "zkspinal.tb.msm_axis_tb", "verilator", testcase="msm_resident_bad_input")
+
+
 @pytest.mark.long
 @TOPS
 def test_msm_axis_jobs_long(top):

@@ -80,6 +80,8 @@ def test_tcl_port_reader_matches_python(tmp_path):
                       "foreach t $argv { set i [zk::interfaces $t]\n"
                       "  dict for {n a} [dict get $i axis] { puts \"$t axis $n [dict get $a mode] [dict get $a width] [join [dict get $a signals] ,]\" }\n"
                       "  dict for {n a} [dict get $i axil] { puts \"$t axil $n [dict get $a mode] [dict get $a addr]\" }\n"
+                      "  dict for {n a} [dict get $i axi] { puts \"$t axi $n [dict get $a mode] [dict get $a addr] "
+                      "[dict get $a data] [dict get $a id] [join [dict get $a signals] ,]\" }\n"
                       "  puts \"$t status [join [dict get $i status] ,] [join [dict get $i status_in] ,] [join [dict get $i reset_out] ,]\"\n"
                       "  puts \"$t clocks [join [dict get $i aux_clocks] ,]\"\n"
                       "  puts \"$t ident [join [dict get $i ident] ,] [join [dict get $i ident_in] ,]\" }\n")
@@ -89,10 +91,13 @@ def test_tcl_port_reader_matches_python(tmp_path):
         i = vrtl.interfaces(t)
         want += [f"{t} axis {n} {a['mode']} {a['bytes']} {','.join(a['signals'])}" for n, a in i.axis.items()]
         want += [f"{t} axil {n} {a['mode']} {a['addr']}" for n, a in i.axil.items()]
+        want += [f"{t} axi {n} {a['mode']} {a['addr']} {a['data']} {a['id']} {','.join(a['signals'])}"
+                 for n, a in i.axi.items()]
         want.append(f"{t} status {','.join(i.status)} {','.join(i.status_in)} {','.join(i.reset_out)}")
         want.append(f"{t} clocks {','.join(i.aux_clocks)}")
         want.append(f"{t} ident {','.join(i.ident)} {','.join(i.ident_in)}")
     assert "FlashCtrl_c1100 clocks icap_clk" in want
+    assert any(w.startswith("MsmAxis_vu9p axi m_axi_mem3 master 34 512 1 awid,") for w in want), "the point store"
     # every core a board design takes drives the identity; the system blocks take it
     ident = "ident_kind,ident_config,ident_version"
     for t in names:

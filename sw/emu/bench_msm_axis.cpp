@@ -5,7 +5,13 @@
 // zkemu.card.port_glue(top) generates into build/emu/<name>_glue.cpp) and its bus helpers (zkemu_bus.h: StreamPort
 // for the three streams, the AxiLite master for every register access, the Sampler's included).
 //
-//   msm_harness SCALARS.bin POINTS.bin COUNT OUT_BUCKETS.bin OUT.json [PAUSE_PERCENT [SEED [SAMPLE_CYCLES [TRACE.fst]]]]
+//   msm_harness [--resident] [--mem-latency N] [--mem-stall PERCENT]
+//               SCALARS.bin POINTS.bin COUNT OUT_BUCKETS.bin OUT.json [PAUSE_PERCENT [SEED [SAMPLE_CYCLES [TRACE.fst]]]]
+//
+// --resident (a top with a point store): the points are first loaded into the store (COUNT, CONTROL = 4, the point
+// stream; "load_cycles" in OUT.json), then the job runs with SOURCE = 1 and only the scalar stream.  The store's
+// channels m_axi_mem<c> are card memory models (zkemu_mem.h): first beat --mem-latency cycles (default 40) after a
+// read address, each beat held back with probability --mem-stall percent (default 10).
 //
 // SCALARS.bin / POINTS.bin are the stream payloads of reference_model/msm_formats.py (64-byte beats; tlast on the
 // last beat); OUT.json gets the AXI4-Lite counters.  SAMPLE_CYCLES > 0: while the job runs, the harness also reads
@@ -17,6 +23,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <memory>
 #include <random>
@@ -27,12 +34,19 @@
 #include "verilated.h"
 #include "zk_contract.h" // the register offsets (MsmAxisRegs)
 #include "zkemu_bus.h"
+#include "zkemu_mem.h"
 #include "zkemu_proto.h"
 
 static Model *dut;
 static const Port *clk;
 static uint64_t cycle = 0;
 static AxiLite *axil; // the emulator's AXI4-Lite master on s_axil: one access at a time, in queue order
+static std::vector<AxiMemory> mems; // the point store's memory channels (none without a store)
+
+// the memory channels around one evaluation and clock edge
+static void mem_drive() { for (auto &m : mems) m.drive(cycle); }
+static void mem_sample() { for (auto &m : mems) m.sample(); }
+static void mem_advance() { for (auto &m : mems) m.advance(cycle); }
 
 static std::vector<uint8_t> slurp(const char *path) {
   FILE *f = std::fopen(path, "rb");
@@ -66,10 +80,13 @@ static uint32_t answer = 0;
 // one clock cycle of the register port alone (the streams keep what they drive)
 static void clock_axil() {
   axil->drive(true);
+  mem_drive();
   dut->eval();
   axil->sample();
+  mem_sample();
   tick();
   axil->advance(reply);
+  mem_advance();
 }
 
 // a blocking access: the clock runs until it is answered, at most 1000 cycles (then the port hung: exit 1)
@@ -157,8 +174,23 @@ static void on_reply(Op &o, int, uint64_t value) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 6) {
-    std::fprintf(stderr, "usage: %s SCALARS.bin POINTS.bin COUNT OUT_BUCKETS.bin OUT.json [PAUSE%% [SEED [SAMPLE_CYCLES [TRACE]]]]\n", argv[0]);
+  // options first, then the positional arguments
+  bool resident = false;
+  AxiMemory::Timing memTiming;
+  int a = 1;
+  for (; a < argc && std::strncmp(argv[a], "--", 2) == 0; a++) {
+    std::string o = argv[a];
+    if (o == "--resident") resident = true;
+    else if (o == "--mem-latency" && a + 1 < argc) memTiming.latency = (unsigned)std::strtoul(argv[++a], nullptr, 0);
+    else if (o == "--mem-stall" && a + 1 < argc) memTiming.stall_percent = (unsigned)std::strtoul(argv[++a], nullptr, 0);
+    else { std::fprintf(stderr, "%s: unknown option %s\n", argv[0], o.c_str()); return 2; }
+  }
+  argv[a - 1] = argv[0];
+  argc -= a - 1;
+  argv += a - 1;
+  if (argc < 6 || memTiming.stall_percent > 90) {
+    std::fprintf(stderr, "usage: %s [--resident] [--mem-latency N] [--mem-stall PERCENT <= 90] SCALARS.bin POINTS.bin COUNT "
+                 "OUT_BUCKETS.bin OUT.json [PAUSE%% [SEED [SAMPLE_CYCLES [TRACE]]]]\n", argv[0]);
     return 2;
   }
   auto ctx = std::make_unique<VerilatedContext>();
@@ -183,6 +215,8 @@ int main(int argc, char **argv) {
     if (!scalars->last || !points->last || !buckets->last) throw std::runtime_error("a stream without tlast");
     lite = std::make_unique<AxiLite>(*dut, "s_axil", ~0ull); // no timeout of its own: the loops here bound the waits
     axil = lite.get();
+    mems = AxiMemory::all(*dut, "m_axi_mem", memTiming, argc > 7 ? std::strtoull(argv[7], nullptr, 0) : 1);
+    if (resident && mems.empty()) throw std::runtime_error("--resident: the top has no point store (m_axi_mem0)");
   } catch (std::exception &e) {
     std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
     return 2;
@@ -199,6 +233,41 @@ int main(int argc, char **argv) {
   tick();
   const uint32_t adders = axil_read(ZK_MSM_ADDERS);
   sampler.addAdders(adders);
+  auto coin = [&]() { return pause > 0 && (int)(rng() % 100) < pause; };
+  uint64_t loadCycles = 0;
+  if (resident) {  // the points into the store, then jobs without a point stream
+    uint64_t t0 = cycle, lastProgress = cycle;
+    axil_write(ZK_MSM_COUNT, count);
+    axil_write(ZK_MSM_CONTROL, 4);
+    for (size_t li = 0; li < pBeats;) {
+      bool pv = !coin();
+      points->valid->set(pv);
+      if (pv) { points->data->set(&pt[64 * li], 64); points->last->set(li + 1 == pBeats); }
+      axil->drive(true);
+      mem_drive();
+      dut->eval();
+      axil->sample();
+      mem_sample();
+      bool pf = pv && points->ready->get();
+      tick();
+      axil->advance(reply);
+      mem_advance();
+      if (pf) { li++; lastProgress = cycle; }
+      if (cycle - lastProgress > 1000000ull) { std::fprintf(stderr, "load: no point taken for 10^6 cycles\n"); return 1; }
+    }
+    points->valid->set(0);
+    uint32_t st;
+    while (!((st = axil_read(ZK_MSM_CONTROL)) & ZK_MSM_STATUS_IDLE))
+      if (cycle - lastProgress > 1000000ull) { std::fprintf(stderr, "load: not idle after 10^6 cycles\n"); return 1; }
+    loadCycles = cycle - t0;
+    uint32_t stored = axil_read(ZK_MSM_STORED), err = axil_read(ZK_MSM_ERROR);
+    if (err || stored != count) {
+      std::fprintf(stderr, "load: ERROR %#x, STORED %u of %u\n", err, stored, count);
+      return 1;
+    }
+    axil_write(ZK_MSM_SOURCE, 1);
+    pBeats = 0;
+  }
   axil_write(ZK_MSM_COUNT, count);
   axil_write(ZK_MSM_CONTROL, 1);
   uint64_t start = cycle;
@@ -209,7 +278,6 @@ int main(int argc, char **argv) {
   uint8_t beat[64];
   bool last = false;
   uint64_t lastProgress = cycle;
-  auto coin = [&]() { return pause > 0 && (int)(rng() % 100) < pause; };
   while (!last) {
     bool sv = si < sBeats && !coin(), pv = pi < pBeats && !coin(), orr = !coin();
     scalars->valid->set(sv);
@@ -219,13 +287,16 @@ int main(int argc, char **argv) {
     buckets->ready->set(orr);
     sampler.step(true);
     axil->drive(true);
+    mem_drive();
     dut->eval();
     axil->sample();
+    mem_sample();
     bool sf = sv && scalars->ready->get(), pf = pv && points->ready->get();
     bool of = orr && buckets->valid->get();
     if (of) { buckets->data->get(beat, 64); out.insert(out.end(), beat, beat + 64); last = buckets->last->get() != 0; }
     tick();
     axil->advance(reply);
+    mem_advance();
     if (sf) si++;
     if (pf) pi++;
     if (sf || pf || of) lastProgress = cycle;
@@ -258,6 +329,10 @@ int main(int argc, char **argv) {
                axil_read(ZK_MSM_INFO), axil_read(ZK_MSM_SPILLED), axil_read(ZK_MSM_PARTIALS));
   for (uint32_t a = 0; a < adders; a++) std::fprintf(f, "%s%llu", a ? ", " : "", (unsigned long long)rd64(ZK_MSM_ADDER_BUSY + 8 * a));
   std::fprintf(f, "]");
+  uint64_t memBeats = 0;
+  for (auto &m : mems) memBeats += m.beats_read;
+  std::fprintf(f, ", \"resident\": %s, \"load_cycles\": %llu, \"memory_channels\": %zu, \"memory_beats_read\": %llu",
+               resident ? "true" : "false", (unsigned long long)loadCycles, mems.size(), (unsigned long long)memBeats);
   if (sampler.every) sampler.json(f);
   std::fprintf(f, "}\n");
   std::fclose(f);

@@ -105,11 +105,12 @@ def port_glue(top: str, name: str | None = None) -> Path:
 
 def build_harness(top: str, harness: Path, out: Path, name: str, **kwargs) -> Path:
     """Builds (or reuses) a benchmark harness (sw/emu/bench_*.cpp) of `top` on the emulator's port mapping: the
-    harness, the bus helpers (zkemu_bus.cpp) and the port glue of `top` (named after `out`); kwargs go to
+    harness, the bus helpers (zkemu_bus.cpp), the card memory model (zkemu_mem.cpp) and the port glue of `top` (named
+    after `out`); kwargs go to
     verilate.build_exe (opt_fast, verilator_opt, waves)."""
-    headers = [EMU / h for h in ("zkemu_model.h", "zkemu_bus.h", "zkemu_proto.h")]
+    headers = [EMU / h for h in ("zkemu_model.h", "zkemu_bus.h", "zkemu_mem.h", "zkemu_proto.h")]
     return verilate.build_exe(top, [RTL / f"{top}.v", *sim_models(top)],
-                              [harness, EMU / "zkemu_bus.cpp", port_glue(top, out.name)], out, name,
+                              [harness, EMU / "zkemu_bus.cpp", EMU / "zkemu_mem.cpp", port_glue(top, out.name)], out, name,
                               inputs=[*headers, CONTRACT], include=[EMU, CONTRACT.parent], **kwargs)
 
 

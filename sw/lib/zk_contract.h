@@ -119,8 +119,8 @@ static const zk_code_desc ZK_POSEIDON_ERROR_CODES[] = {
     {0, 0, 0}};
 
 /* MsmAxis registers (AXI4-Lite, 32-bit, byte offsets; a 64-bit counter: low word, high word at + 4) (hw/src/zkspinal/msm/MsmAxis.scala) */
-#define ZK_MSM_CONTROL 0x000u /* write: bit 0 start (taken when idle and no error), bit 1 soft reset (aborts a running job, clears the error flags, empties the input FIFOs).  read: the MsmStatus bits */
-#define ZK_MSM_ERROR 0x004u /* the MsmErrors bits, sticky until soft reset; any of bits 0..6 aborts the job and from then on both input streams are drained (tready = 1, data discarded) until soft reset */
+#define ZK_MSM_CONTROL 0x000u /* write: bit 0 start (taken when idle and no error), bit 1 soft reset (aborts a running job or load, clears the error flags, empties the input FIFOs), bit 2 load (taken when idle and no error: the next COUNT points of the point stream go into the point store as points 0..COUNT-1; no scalars, no buckets).  read: the MsmStatus bits */
+#define ZK_MSM_ERROR 0x004u /* the MsmErrors bits, sticky until soft reset; any but REFUSED aborts the job or load and from then on both input streams are drained (tready = 1, data discarded) until soft reset */
 #define ZK_MSM_COUNT 0x008u /* points (= scalars) of the next job; written while idle */
 #define ZK_MSM_TIMEOUT 0x00Cu /* watchdog cycles (reset 2^24) */
 #define ZK_MSM_CYCLES 0x010u /* start to done */
@@ -138,10 +138,13 @@ static const zk_code_desc ZK_POSEIDON_ERROR_CODES[] = {
 #define ZK_MSM_PARTIALS 0x04Cu /* partial bucket records that follow the buckets in the read-out (A x partial buckets per adder) */
 #define ZK_MSM_ADDER_BUSY 0x050u /* BUSY of adder a at 0x50 + 8a (a < A, 8 at most): cycles adder a took an addition */
 #define ZK_MSM_SPILLED 0x090u /* additions into partial buckets (a hot bucket's additions spread while it was busy) */
+#define ZK_MSM_SOURCE 0x094u /* bit 0 resident: a job reads points 0..COUNT-1 of the last load from the point store instead of the point stream (only its scalars stream in).  Written while idle; 0 after reset */
+#define ZK_MSM_STORED 0x098u /* points in the point store: COUNT of the last load that completed (every write acknowledged); 0 while a load runs and after one failed */
+#define ZK_MSM_CAPACITY 0x09Cu /* points the point store holds (0: this configuration has no point store) */
 #define ZK_MSM_MAX_ADDERS 0x008u /* adders with a BUSY register (ADDER_BUSY + 8a, a < MAX_ADDERS) */
 static const zk_reg_desc ZK_MSM_REGS[] = {
-    {"control", 0x000u, 1, 0, 1, "write: bit 0 start (taken when idle and no error), bit 1 soft reset (aborts a running job, clears the error flags, empties the input FIFOs).  read: the MsmStatus bits"},
-    {"error", 0x004u, 1, 0, 1, "the MsmErrors bits, sticky until soft reset; any of bits 0..6 aborts the job and from then on both input streams are drained (tready = 1, data discarded) until soft reset"},
+    {"control", 0x000u, 1, 0, 1, "write: bit 0 start (taken when idle and no error), bit 1 soft reset (aborts a running job or load, clears the error flags, empties the input FIFOs), bit 2 load (taken when idle and no error: the next COUNT points of the point stream go into the point store as points 0..COUNT-1; no scalars, no buckets).  read: the MsmStatus bits"},
+    {"error", 0x004u, 1, 0, 1, "the MsmErrors bits, sticky until soft reset; any but REFUSED aborts the job or load and from then on both input streams are drained (tready = 1, data discarded) until soft reset"},
     {"count", 0x008u, 1, 1, 1, "points (= scalars) of the next job; written while idle"},
     {"timeout", 0x00Cu, 1, 1, 1, "watchdog cycles (reset 2^24)"},
     {"cycles", 0x010u, 2, 1, 1, "start to done"},
@@ -159,21 +162,24 @@ static const zk_reg_desc ZK_MSM_REGS[] = {
     {"partials", 0x04Cu, 1, 1, 1, "partial bucket records that follow the buckets in the read-out (A x partial buckets per adder)"},
     {"adder_busy", 0x050u, 2, 1, 0, "BUSY of adder a at 0x50 + 8a (a < A, 8 at most): cycles adder a took an addition"},
     {"spilled", 0x090u, 1, 1, 1, "additions into partial buckets (a hot bucket's additions spread while it was busy)"},
+    {"source", 0x094u, 1, 0, 1, "bit 0 resident: a job reads points 0..COUNT-1 of the last load from the point store instead of the point stream (only its scalars stream in).  Written while idle; 0 after reset"},
+    {"stored", 0x098u, 1, 1, 1, "points in the point store: COUNT of the last load that completed (every write acknowledged); 0 while a load runs and after one failed"},
+    {"capacity", 0x09Cu, 1, 1, 1, "points the point store holds (0: this configuration has no point store)"},
     {0, 0, 0, 0, 0, 0}};
 static const zk_code_desc ZK_MSM_CODES[] = {
     {"max_adders", 0x008u, "adders with a BUSY register (ADDER_BUSY + 8a, a < MAX_ADDERS)"},
     {0, 0, 0}};
 
 /* MsmAxis CONTROL read bits (hw/src/zkspinal/msm/MsmAxis.scala) */
-#define ZK_MSM_STATUS_BUSY 0x001u /* a job runs */
+#define ZK_MSM_STATUS_BUSY 0x001u /* a job or a load runs */
 #define ZK_MSM_STATUS_DONE 0x002u /* the last job returned every bucket */
-#define ZK_MSM_STATUS_ERROR 0x004u /* an error that aborts (ERROR bits 0..6) is pending */
-#define ZK_MSM_STATUS_IDLE 0x008u /* no job runs */
+#define ZK_MSM_STATUS_ERROR 0x004u /* an error that aborts (any ERROR bit but REFUSED) is pending */
+#define ZK_MSM_STATUS_IDLE 0x008u /* no job or load runs */
 static const zk_code_desc ZK_MSM_STATUS_CODES[] = {
-    {"busy", 0x001u, "a job runs"},
+    {"busy", 0x001u, "a job or a load runs"},
     {"done", 0x002u, "the last job returned every bucket"},
-    {"error", 0x004u, "an error that aborts (ERROR bits 0..6) is pending"},
-    {"idle", 0x008u, "no job runs"},
+    {"error", 0x004u, "an error that aborts (any ERROR bit but REFUSED) is pending"},
+    {"idle", 0x008u, "no job or load runs"},
     {0, 0, 0}};
 
 /* MsmAxis ERROR bits (hw/src/zkspinal/msm/MsmAxis.scala) */
@@ -184,7 +190,9 @@ static const zk_code_desc ZK_MSM_STATUS_CODES[] = {
 #define ZK_MSM_ERROR_POINTS_LONG 0x010u /* point stream: no TLAST on the last point */
 #define ZK_MSM_ERROR_PADDING 0x020u /* a point record with bits above 1131 */
 #define ZK_MSM_ERROR_TIMEOUT 0x040u /* watchdog: points still due and no input for TIMEOUT cycles (a stream stopped) */
-#define ZK_MSM_ERROR_REFUSED 0x080u /* a start while busy or with an error pending (ignored; does not abort) */
+#define ZK_MSM_ERROR_REFUSED 0x080u /* a start or load refused (ignored; does not abort): busy, an error pending, a load of 0 or more than CAPACITY points, a resident start with more points than STORED */
+#define ZK_MSM_ERROR_MEMORY 0x100u /* the point store's memory answered with an error response (SLVERR or DECERR) */
+#define ZK_MSM_ERROR_STRAY_POINTS 0x200u /* a point beat arrived during a resident job (its points come from the point store) */
 static const zk_code_desc ZK_MSM_ERROR_CODES[] = {
     {"scalar_range", 0x001u, "a scalar >= the bound (r)"},
     {"scalars_short", 0x002u, "scalar stream: TLAST before the last scalar"},
@@ -193,7 +201,9 @@ static const zk_code_desc ZK_MSM_ERROR_CODES[] = {
     {"points_long", 0x010u, "point stream: no TLAST on the last point"},
     {"padding", 0x020u, "a point record with bits above 1131"},
     {"timeout", 0x040u, "watchdog: points still due and no input for TIMEOUT cycles (a stream stopped)"},
-    {"refused", 0x080u, "a start while busy or with an error pending (ignored; does not abort)"},
+    {"refused", 0x080u, "a start or load refused (ignored; does not abort): busy, an error pending, a load of 0 or more than CAPACITY points, a resident start with more points than STORED"},
+    {"memory", 0x100u, "the point store's memory answered with an error response (SLVERR or DECERR)"},
+    {"stray_points", 0x200u, "a point beat arrived during a resident job (its points come from the point store)"},
     {0, 0, 0}};
 
 /* KeccakSpeed registers (AXI4-Lite, 32-bit, byte offsets; the SNAP hls_sponge action's checksum_job_t places) (hw/src/zkspinal/keccak/KeccakSpeed.scala) */

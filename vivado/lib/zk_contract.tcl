@@ -65,6 +65,9 @@ namespace eval zk::contract {
     variable msm_partials 0x04C
     variable msm_adder_busy 0x050
     variable msm_spilled 0x090
+    variable msm_source 0x094
+    variable msm_stored 0x098
+    variable msm_capacity 0x09C
     variable msm_max_adders 0x008
     # MsmAxis CONTROL read bits (hw/src/zkspinal/msm/MsmAxis.scala)
     variable msm_status_busy 0x001
@@ -80,6 +83,8 @@ namespace eval zk::contract {
     variable msm_error_padding 0x020
     variable msm_error_timeout 0x040
     variable msm_error_refused 0x080
+    variable msm_error_memory 0x100
+    variable msm_error_stray_points 0x200
     # KeccakSpeed registers (AXI4-Lite, 32-bit, byte offsets; the SNAP hls_sponge action's checksum_job_t places) (hw/src/zkspinal/keccak/KeccakSpeed.scala)
     variable keccak_speed_control 0x000
     variable keccak_speed_retc 0x004

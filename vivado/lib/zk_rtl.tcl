@@ -4,6 +4,7 @@
 #   clock aclk, synchronous active-low reset aresetn
 #   AXI4-Stream <prefix>_t{data,keep,last,user,valid,ready}   slave when <prefix>_tvalid is an input
 #   AXI4-Lite   <prefix>_{aw,w,b,ar,r}{valid,ready,...}         slave when <prefix>_awvalid is an input
+#   AXI4        the same with <prefix>_awlen (bursts): a memory master (m_axi_mem<c>: the MSM point store's channels)
 #   status_*    outputs (status words for the system block); status_<i> inputs (the system block's own)
 #   ident_kind, ident_config, ident_version   32-bit outputs: a core's identity (constants, CoreIdentity in
 #               hw/src/zkspinal/contract/CoreIdentity.scala); the same names as inputs: the system block's
@@ -20,6 +21,10 @@ namespace eval zk {
     # a core's identity outputs / the system block's identity inputs (CoreIdentity.fields, in the KIND, CONFIG,
     # VERSION order of the system block's words)
     variable ident_ports {ident_kind ident_config ident_version}
+    # AXI4 (memory-mapped, with bursts): every signal a core drives or takes; the ids are optional
+    variable axi4_signals {awid awaddr awlen awsize awburst awvalid awready wdata wstrb wlast wvalid wready bid bresp
+        bvalid bready arid araddr arlen arsize arburst arvalid arready rid rdata rresp rlast rvalid rready}
+    variable axi4_optional {awid bid arid rid}
 }
 
 proc zk::rtl_file {top} {
@@ -66,6 +71,7 @@ proc zk::ports {top} {
 #   clock, reset                 port names
 #   axis    {name {mode slave|master width BYTES signals {tdata ...}} ...}   in port order
 #   axil    {name {mode slave|master addr BITS}}
+#   axi     {name {mode slave|master addr BITS data BITS id BITS signals {awid ...}}}   AXI4 with bursts
 #   status  {status_x ...}  (outputs)     status_in {status_0 ...} (inputs)     outputs_reset {core_aresetn}?
 #   ident   {ident_kind ident_config ident_version} (outputs, in that order) or {}     ident_in: the same, inputs
 #   aux_clocks {icap_clk}?  clock inputs besides aclk that no interface belongs to (the crossing is inside the core)
@@ -76,6 +82,7 @@ proc zk::interfaces {top} {
     foreach p $ports { lassign $p n d w; dict set dirs $n $d; dict set widths $n $w }
     set axis [dict create]
     set axil [dict create]
+    set axi [dict create]
     set status {}
     set status_in {}
     set reset_out {}
@@ -94,6 +101,19 @@ proc zk::interfaces {top} {
             set bits [dict get $widths ${pre}_tdata]
             if {$bits % 8} { error "zk: $top $pre: TDATA of $bits bits is not whole bytes" }
             dict set axis $pre [dict create mode $mode width [expr {$bits / 8}] signals $sig]
+        } elseif {[regexp {^(.*)_awvalid$} $n -> pre] && [dict exists $dirs ${pre}_awlen]} {
+            set sig {}
+            foreach s $zk::axi4_signals {
+                if {![dict exists $dirs ${pre}_$s]} {
+                    if {$s in $zk::axi4_optional} { continue }
+                    error "zk: $top $pre: AXI4 port ${pre}_$s is missing"
+                }
+                lappend sig $s
+                dict set used ${pre}_$s 1
+            }
+            set id [expr {[dict exists $widths ${pre}_awid] ? [dict get $widths ${pre}_awid] : 0}]
+            dict set axi $pre [dict create mode [expr {$d eq "in" ? "slave" : "master"}] addr [dict get $widths ${pre}_awaddr] \
+                data [dict get $widths ${pre}_wdata] id $id signals $sig]
         } elseif {[regexp {^(.*)_awvalid$} $n -> pre]} {
             foreach s {awvalid awready awaddr awprot wvalid wready wdata wstrb bvalid bready bresp arvalid arready araddr arprot rvalid rready rdata rresp} {
                 if {![dict exists $dirs ${pre}_$s]} {
@@ -119,7 +139,7 @@ proc zk::interfaces {top} {
             continue
         }
         if {$n eq "icap_clk" && $d eq "in" && $w == 1} { lappend aux_clocks $n; continue }
-        error "zk: $top: port $n ($d, $w bits) follows no convention (aclk, aresetn, AXI4-Stream, AXI4-Lite, status_*)"
+        error "zk: $top: port $n ($d, $w bits) follows no convention (aclk, aresetn, AXI4-Stream, AXI4-Lite, AXI4, status_*)"
     }
     foreach need {aclk aresetn} {
         if {![dict exists $dirs $need]} { error "zk: $top has no $need port" }
@@ -132,7 +152,7 @@ proc zk::interfaces {top} {
         }
         if {[llength $l]} { set $v $zk::ident_ports }
     }
-    return [dict create clock aclk reset aresetn axis $axis axil $axil status $status status_in $status_in \
+    return [dict create clock aclk reset aresetn axis $axis axil $axil axi $axi status $status status_in $status_in \
         reset_out $reset_out aux_clocks $aux_clocks ident $ident ident_in $ident_in widths $widths]
 }
 

@@ -12,6 +12,11 @@ RTL = ROOT / "build" / "rtl"
 
 AXIS_SIGNALS = ("tdata", "tkeep", "tlast", "tuser", "tvalid", "tready")
 IDENT_PORTS = ("ident_kind", "ident_config", "ident_version")  # CoreIdentity.fields, in the system block's word order
+# AXI4 with bursts (a memory master: the MSM point store's channels m_axi_mem<c>); the ids are optional
+AXI4_SIGNALS = ("awid", "awaddr", "awlen", "awsize", "awburst", "awvalid", "awready", "wdata", "wstrb", "wlast",
+                "wvalid", "wready", "bid", "bresp", "bvalid", "bready", "arid", "araddr", "arlen", "arsize", "arburst",
+                "arvalid", "arready", "rid", "rdata", "rresp", "rlast", "rvalid", "rready")
+AXI4_OPTIONAL = ("awid", "bid", "arid", "rid")
 AXIL_SIGNALS = ("awvalid", "awready", "awaddr", "awprot", "wvalid", "wready", "wdata", "wstrb", "bvalid", "bready",
                 "bresp", "arvalid", "arready", "araddr", "arprot", "rvalid", "rready", "rdata", "rresp")
 
@@ -21,6 +26,7 @@ class Interfaces:
     ports: dict[str, tuple[str, int]]                              # name -> (in|out, width)
     axis: dict[str, dict] = field(default_factory=dict)            # prefix -> {mode, bytes, signals}
     axil: dict[str, dict] = field(default_factory=dict)            # prefix -> {mode, addr, data}
+    axi: dict[str, dict] = field(default_factory=dict)             # prefix -> {mode, addr, data, id, signals}
     status: list[str] = field(default_factory=list)                # status_* outputs
     status_in: list[str] = field(default_factory=list)             # status_<i> inputs (system block)
     reset_out: list[str] = field(default_factory=list)             # core_aresetn
@@ -52,7 +58,15 @@ def interfaces(top: str, rtl: Path = RTL) -> Interfaces:
             ifs.axis[m[1]] = {"mode": "slave" if d == "in" else "master", "bytes": p[f"{m[1]}_tdata"][1] // 8,
                               "signals": sig}
         m = re.fullmatch(r"(.*)_awvalid", name)
-        if m:
+        if m and f"{m[1]}_awlen" in p:
+            missing = [s for s in AXI4_SIGNALS if f"{m[1]}_{s}" not in p and s not in AXI4_OPTIONAL]
+            if missing:
+                raise ValueError(f"{top} {m[1]}: AXI4 ports {missing} are missing")
+            sig = [s for s in AXI4_SIGNALS if f"{m[1]}_{s}" in p]
+            used |= {f"{m[1]}_{s}" for s in sig}
+            ifs.axi[m[1]] = {"mode": "slave" if d == "in" else "master", "addr": p[f"{m[1]}_awaddr"][1],
+                             "data": p[f"{m[1]}_wdata"][1], "id": p.get(f"{m[1]}_awid", ("", 0))[1], "signals": sig}
+        elif m:
             used |= {f"{m[1]}_{s}" for s in AXIL_SIGNALS if f"{m[1]}_{s}" in p}
             ifs.axil[m[1]] = {"mode": "slave" if d == "in" else "master", "addr": p[f"{m[1]}_awaddr"][1],
                               "data": p[f"{m[1]}_wdata"][1]}

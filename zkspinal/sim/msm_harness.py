@@ -3,7 +3,9 @@
 build(top) compiles build/rtl/<top>.v with the harness, the emulator's bus helpers and the top's port glue into
 build/sim/cpp/<top>[_waves]/msm_harness (cached by the md5 of every source).  run(top, scalars, records, pause, seed,
 sample) streams one job and returns the counters and the buckets; sample > 0 adds `samples`, the
-BUSY/STALLS/CONSUMED/PHASE registers read every `sample` cycles during the job.
+BUSY/STALLS/CONSUMED/PHASE registers read every `sample` cycles during the job.  resident=True (a top with a point
+store): the points are loaded into the store first, on card memory models (sw/emu/zkemu_mem.h: `mem_latency` cycles
+to a read's first beat, each beat held back with probability `mem_stall` percent), and the job streams only scalars.
 WAVES=1 builds with FST tracing and writes build/sim/cpp/<top>_waves/msm.fst.
 """
 from __future__ import annotations
@@ -34,14 +36,16 @@ def build(top: str, waves: bool | None = None) -> Path:
 
 
 def run(top: str, scalars, records, pause: int = 0, seed: int = 1, count: int | None = None,
-        scalar_bytes: bytes | None = None, point_bytes: bytes | None = None, sample: int = 0) -> dict:
+        scalar_bytes: bytes | None = None, point_bytes: bytes | None = None, sample: int = 0,
+        resident: bool = False, mem_latency: int = 40, mem_stall: int = 10) -> dict:
     """One job; `buckets` is None when the engine reported an error (see `error`)."""
     exe = build(top)
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
         (t / "s.bin").write_bytes(MF.scalar_stream(scalars) if scalar_bytes is None else scalar_bytes)
         (t / "p.bin").write_bytes(MF.pack_point_records(records) if point_bytes is None else point_bytes)
-        args = [str(exe), str(t / "s.bin"), str(t / "p.bin"), str(len(scalars) if count is None else count),
+        options = ["--resident", "--mem-latency", str(mem_latency), "--mem-stall", str(mem_stall)] if resident else []
+        args = [str(exe), *options, str(t / "s.bin"), str(t / "p.bin"), str(len(scalars) if count is None else count),
                 str(t / "b.bin"), str(t / "out.json"), str(pause), str(seed), str(sample)]
         if os.environ.get("WAVES", "0") == "1":
             args.append(str(exe.parent / "msm.fst"))

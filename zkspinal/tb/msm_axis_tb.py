@@ -12,13 +12,15 @@ Environment: ZK_CASES  comma list of case names (CASES below) run in order on on
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
 
 import cocotb
 from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
-from cocotbext.axi import AxiLiteBus, AxiLiteMaster, AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
+from cocotbext.axi import (AxiBus, AxiLiteBus, AxiLiteMaster, AxiRam, AxiStreamBus, AxiStreamFrame, AxiStreamSink,
+                           AxiStreamSource)
 
 from reference_model import contract as C
 from reference_model.msm_data import scalar_set
@@ -36,6 +38,7 @@ STALLS, DEFERRED, STARVED, ERROR_INDEX, INFO, PHASE, CONSUMED, FRAMING = (
     C.MSM_STALLS, C.MSM_DEFERRED, C.MSM_STARVED, C.MSM_ERROR_INDEX, C.MSM_INFO, C.MSM_PHASE, C.MSM_CONSUMED,
     C.MSM_FRAMING)
 ADDERS, PARTIALS, SPILLED = C.MSM_ADDERS, C.MSM_PARTIALS, C.MSM_SPILLED
+SOURCE, STORED, CAPACITY = C.MSM_SOURCE, C.MSM_STORED, C.MSM_CAPACITY
 
 
 def adder_busy(a: int) -> int:
@@ -47,6 +50,7 @@ ST_BUSY, ST_DONE, ST_ERROR, ST_IDLE = C.MSM_STATUS_BUSY, C.MSM_STATUS_DONE, C.MS
 E_RANGE, E_SCALARS_SHORT, E_SCALARS_LONG, E_POINTS_SHORT, E_POINTS_LONG, E_PADDING, E_TIMEOUT, E_REFUSED = (
     C.MSM_ERROR_CODES[k][0] for k in ("scalar_range", "scalars_short", "scalars_long", "points_short", "points_long",
                                       "padding", "timeout", "refused"))
+E_MEMORY, E_STRAY_POINTS = C.MSM_ERROR_CODES["memory"][0], C.MSM_ERROR_CODES["stray_points"][0]
 
 
 def layout_of(info: dict) -> M.WindowLayout:
@@ -67,9 +71,17 @@ class MsmTb(axi.LiteRegs):
                                       reset_active_level=False)
         self.sink = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis_buckets"), clk, rst,
                                   reset_active_level=False)
+        # the point store's memory channels (cocotbext-axi RAMs; a real card: DDR4 controllers)
+        store = self.info.get("point_store")
+        self.rams = [AxiRam(AxiBus.from_prefix(dut, f"m_axi_mem{c}"), clk, rst, reset_active_level=False,
+                            size=1 << store["address_bits"]) for c in range(store["channels"])] if store else []
         if throttle:
             for port in (self.scalars, self.points, self.sink):
                 port.set_pause_generator(self._pauses(throttle))
+            for ram in self.rams:
+                for ch in (ram.write_if.aw_channel, ram.write_if.w_channel, ram.write_if.b_channel,
+                           ram.read_if.ar_channel, ram.read_if.r_channel):
+                    ch.set_pause_generator(self._pauses(throttle))
             axi.throttle_lite(self.axil, self.r, throttle)
 
     def _pauses(self, p: float):
@@ -136,6 +148,41 @@ class MsmTb(axi.LiteRegs):
         out["buckets"] = MF.unpack_bucket_records(self.layout, bytes(frame.tdata), FQ.p)
         return out
 
+    async def load(self, records, count: int | None = None, point_bytes: bytes | None = None,
+                   expect_error: int = 0) -> dict:
+        """A load into the point store: COUNT, CONTROL = 4, the point stream; waits until idle (or the error)."""
+        n = len(records) if count is None else count
+        await self.wr(COUNT, n)
+        await self.wr(CONTROL, 4)
+        pb = MF.pack_point_records(records) if point_bytes is None else point_bytes
+        if pb:
+            await self.points.send(AxiStreamFrame(pb))
+        limit = 64 * n + 20_000
+        if expect_error:
+            await self.wait_status(ST_ERROR, limit)
+            err = await self.rd(ERROR)
+            assert err & expect_error, f"load: expected error {expect_error:#x}, ERROR = {err:#x}"
+            assert await self.rd(STORED) == 0, "STORED after a failed load"
+            return {"error": err, "error_index": await self.rd(ERROR_INDEX)}
+        status = await self.wait_status(ST_IDLE, limit)
+        assert status == ST_IDLE | (status & ST_DONE), f"CONTROL {status:#x} after a load"
+        assert await self.rd(ERROR) == 0
+        assert await self.rd(STORED) == n
+        return {}
+
+    async def run_resident(self, scalars, expect_error: int = 0) -> dict:
+        """A job on the stored points 0..len(scalars)-1: SOURCE = 1, COUNT, start, only the scalar stream."""
+        await self.wr(SOURCE, 1)
+        try:
+            return await self.run(scalars, [], point_bytes=b"", expect_error=expect_error)
+        finally:
+            await self.wr(SOURCE, 0)
+
+    def stored_record(self, i: int) -> bytes:
+        """Point i's 192 bytes as the store holds them (msm_formats.store_location)."""
+        c, addr = MF.store_location(i, len(self.rams))
+        return self.rams[c].read(addr, MF.RECORD_BYTES)
+
     async def soft_reset(self):
         """After an error the engine drains both inputs: let the sources finish, then reset."""
         for _ in range(20_000):
@@ -164,10 +211,17 @@ def points_for(n: int, seed: int):
     return _POINTS[key]
 
 
-async def check_job(tb: MsmTb, name: str, n: int, r: random.Random, post: bool = False) -> dict:
-    pts, records = points_for(n, r.getrandbits(16))
-    scalars = scalar_set(name, tb.layout, n, r)
-    res = await tb.run(scalars, records)
+async def check_job(tb: MsmTb, name: str, n: int, r: random.Random, post: bool = False, loaded=None) -> dict:
+    """One job of scalar set `name` on n points, checked against the model; loaded = (points, records) in the point
+    store: a resident job on the first n of them."""
+    if loaded is None:
+        pts, records = points_for(n, r.getrandbits(16))
+        scalars = scalar_set(name, tb.layout, n, r)
+        res = await tb.run(scalars, records)
+    else:
+        pts, records = loaded[0][:n], loaded[1][:n]
+        scalars = scalar_set(name, tb.layout, n, r)
+        res = await tb.run_resident(scalars)
     want = M.accumulate_buckets(tb.layout, records, scalars)
     for j, (got_w, want_w) in enumerate(zip(res["buckets"], want)):
         for k, (g, w) in enumerate(zip(got_w, want_w), start=1):
@@ -277,6 +331,109 @@ async def watchdog_stopped_stream(tb: MsmTb, r: random.Random):
     await tb.wr(TIMEOUT, 1 << 24)
 
 
+# ---- resident points --------------------------------------------------------------------------------------------
+@contextlib.contextmanager
+def failing(interface, method: str):
+    """Every access of a cocotbext-axi RAM interface fails while inside: its response is SLVERR."""
+    async def fail(*_):
+        raise OSError("injected memory fault")
+    setattr(interface, method, fail)
+    try:
+        yield
+    finally:
+        delattr(interface, method)
+
+
+async def resident_jobs(tb: MsmTb, r: random.Random, n: int):
+    """Points loaded once, then jobs that stream only their scalars; the memory holds the documented layout."""
+    assert await tb.rd(CAPACITY) == tb.info["point_store"]["capacity"]
+    loaded = points_for(n, r.getrandbits(16))
+    await tb.load(loaded[1])
+    for i in range(n):
+        assert tb.stored_record(i) == MF.pack_point_records([loaded[1][i]]), f"point {i} in the store"
+    first = True
+    for name in env_cases():
+        await check_job(tb, name, n, r, post=first, loaded=loaded)
+        first = False
+    await check_job(tb, "random", n // 2 + 1, r, loaded=loaded)      # the first points of the store only
+    await check_job(tb, "random", 8, r)                               # a streamed job in between
+    await check_job(tb, "random", n, r, post=True, loaded=loaded)     # the store is as it was
+    await tb.load(points_for(n, 99)[1][:5])                           # a shorter load replaces it
+    await check_job(tb, "random", 5, r, loaded=points_for(n, 99))
+
+
+async def resident_bad_inputs(tb: MsmTb, r: random.Random):
+    n = 6
+    pts, records = points_for(n, 13)
+    good = scalar_set("random", tb.layout, n, r)
+    want = M.accumulate_buckets(tb.layout, records, good)
+    cap = await tb.rd(CAPACITY)
+    # refused, not aborted: a load of 0 or of more than CAPACITY points, a resident start past STORED
+    for count in (0, cap + 1):
+        await tb.wr(COUNT, count)
+        await tb.wr(CONTROL, 4)
+        assert await tb.rd(ERROR) == E_REFUSED and await tb.rd(CONTROL) & ST_IDLE, f"load of {count}"
+    await tb.load(records)
+    await tb.wr(SOURCE, 1)
+    await tb.wr(COUNT, n + 1)
+    await tb.wr(CONTROL, 1)
+    assert await tb.rd(ERROR) == E_REFUSED and await tb.rd(CONTROL) & ST_IDLE, "resident start past STORED"
+    await tb.wr(SOURCE, 0)
+    # a bad record in a load (padding bits): STORED stays 0
+    pb = bytearray(MF.pack_point_records(records))
+    pb[3 * MF.RECORD_BYTES + 190] = 0x40
+    res = await tb.load(records, point_bytes=bytes(pb), expect_error=E_PADDING)
+    assert res["error_index"] == 3, res
+    await tb.soft_reset()
+    # a load's point stream ends early (tlast; with FRAMING only the watchdog sees it), goes past COUNT
+    short = MF.pack_point_records(records[:4])
+    await tb.load(records, point_bytes=short, expect_error=E_POINTS_SHORT)
+    await tb.soft_reset()
+    await tb.wr(FRAMING, 1)
+    await tb.wr(TIMEOUT, 2000)
+    res = await tb.load(records, point_bytes=short, expect_error=E_TIMEOUT)
+    assert res["error_index"] == 4, res
+    await tb.soft_reset()
+    await tb.wr(TIMEOUT, 1 << 24)
+    await tb.wr(FRAMING, 0)
+    await tb.load(records, count=4, expect_error=E_POINTS_LONG)
+    await tb.soft_reset()
+    # the memory answers a write with SLVERR
+    with failing(tb.rams[-1].write_if, "_write"):
+        res = await tb.load(records, expect_error=E_MEMORY)
+    await tb.soft_reset()
+    # a complete load, then a read error in a resident job; after the soft reset the stored points serve again
+    await tb.load(records)
+    with failing(tb.rams[0].read_if, "_read"):
+        await tb.run_resident(good, expect_error=E_MEMORY)
+    await tb.soft_reset()
+    assert await tb.rd(STORED) == n
+    res = await tb.run_resident(good)
+    assert M.same_buckets(res["buckets"], want), "resident job after a memory error"
+    # point beats during a resident job
+    await tb.wr(SOURCE, 1)
+    await tb.wr(COUNT, n)
+    await tb.wr(CONTROL, 1)
+    await tb.points.send(AxiStreamFrame(MF.pack_point_records(records[:1])))
+    await tb.wait_status(ST_ERROR, 20_000)
+    assert await tb.rd(ERROR) & E_STRAY_POINTS
+    await tb.wr(SOURCE, 0)
+    await tb.soft_reset()
+    # a soft reset in the middle of a load (FRAMING: the first packet is no error): STORED 0, the next load exact
+    await tb.wr(FRAMING, 1)
+    await tb.wr(COUNT, n)
+    await tb.wr(CONTROL, 4)
+    await tb.points.send(AxiStreamFrame(MF.pack_point_records(records[:3])))
+    await tb.soft_reset()
+    assert await tb.rd(STORED) == 0
+    await tb.wr(FRAMING, 0)
+    await tb.load(records)
+    for i in range(n):
+        assert tb.stored_record(i) == MF.pack_point_records([records[i]]), f"point {i} in the store"
+    res = await tb.run_resident(good)
+    assert M.same_buckets(res["buckets"], want), "resident job after a soft reset mid-load"
+
+
 # ---- tests ------------------------------------------------------------------------------------------------------
 def env_cases() -> list[str]:
     return os.environ.get("ZK_CASES", "random,equal,zero,max,alternating,hammer,sparse,half_ones,below16").split(",")
@@ -308,6 +465,27 @@ async def msm_bad_input(dut):
     await packet_framing(tb, r)
     await watchdog_stopped_stream(tb, r)
     await check_job(tb, "random", 8, r)
+
+
+def has_store() -> bool:
+    return "point_store" in top_info(os.environ["ZK_TOP"])
+
+
+@cocotb.test(skip=not has_store())
+async def msm_resident(dut):
+    """Resident points: one load, then jobs streaming only scalars (every scalar set), a prefix, a streamed job in
+    between, a shorter load."""
+    tb = MsmTb(dut, float(os.environ.get("ZK_THROTTLE", "0.3")))
+    await tb.start()
+    await resident_jobs(tb, random.Random(cocotb.RANDOM_SEED ^ 0x3C), int(os.environ.get("ZK_N", "24")))
+
+
+@cocotb.test(skip=not has_store())
+async def msm_resident_bad_input(dut):
+    """Refused loads and starts, bad loads, memory errors, stray points, soft reset mid-load: no hang, exact after."""
+    tb = MsmTb(dut, float(os.environ.get("ZK_THROTTLE", "0.3")))
+    await tb.start()
+    await resident_bad_inputs(tb, random.Random(cocotb.RANDOM_SEED ^ 0xC3))
 
 
 @cocotb.test(skip=os.environ.get("ZK_MSM_IN") is None)

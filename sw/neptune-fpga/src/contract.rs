@@ -90,9 +90,9 @@ pub const POSEIDON_ERROR_ARITY: u32 = 0x002;
 pub const POSEIDON_ERROR_LENGTH: u32 = 0x004;
 
 // MsmAxis registers (AXI4-Lite, 32-bit, byte offsets; a 64-bit counter: low word, high word at + 4) (hw/src/zkspinal/msm/MsmAxis.scala)
-/// write: bit 0 start (taken when idle and no error), bit 1 soft reset (aborts a running job, clears the error flags, empties the input FIFOs).  read: the MsmStatus bits
+/// write: bit 0 start (taken when idle and no error), bit 1 soft reset (aborts a running job or load, clears the error flags, empties the input FIFOs), bit 2 load (taken when idle and no error: the next COUNT points of the point stream go into the point store as points 0..COUNT-1; no scalars, no buckets).  read: the MsmStatus bits
 pub const MSM_CONTROL: u32 = 0x000;
-/// the MsmErrors bits, sticky until soft reset; any of bits 0..6 aborts the job and from then on both input streams are drained (tready = 1, data discarded) until soft reset
+/// the MsmErrors bits, sticky until soft reset; any but REFUSED aborts the job or load and from then on both input streams are drained (tready = 1, data discarded) until soft reset
 pub const MSM_ERROR: u32 = 0x004;
 /// points (= scalars) of the next job; written while idle
 pub const MSM_COUNT: u32 = 0x008;
@@ -128,17 +128,23 @@ pub const MSM_PARTIALS: u32 = 0x04C;
 pub const MSM_ADDER_BUSY: u32 = 0x050;
 /// additions into partial buckets (a hot bucket's additions spread while it was busy)
 pub const MSM_SPILLED: u32 = 0x090;
+/// bit 0 resident: a job reads points 0..COUNT-1 of the last load from the point store instead of the point stream (only its scalars stream in).  Written while idle; 0 after reset
+pub const MSM_SOURCE: u32 = 0x094;
+/// points in the point store: COUNT of the last load that completed (every write acknowledged); 0 while a load runs and after one failed
+pub const MSM_STORED: u32 = 0x098;
+/// points the point store holds (0: this configuration has no point store)
+pub const MSM_CAPACITY: u32 = 0x09C;
 /// adders with a BUSY register (ADDER_BUSY + 8a, a < MAX_ADDERS)
 pub const MSM_MAX_ADDERS: u32 = 0x008;
 
 // MsmAxis CONTROL read bits (hw/src/zkspinal/msm/MsmAxis.scala)
-/// a job runs
+/// a job or a load runs
 pub const MSM_STATUS_BUSY: u32 = 0x001;
 /// the last job returned every bucket
 pub const MSM_STATUS_DONE: u32 = 0x002;
-/// an error that aborts (ERROR bits 0..6) is pending
+/// an error that aborts (any ERROR bit but REFUSED) is pending
 pub const MSM_STATUS_ERROR: u32 = 0x004;
-/// no job runs
+/// no job or load runs
 pub const MSM_STATUS_IDLE: u32 = 0x008;
 
 // MsmAxis ERROR bits (hw/src/zkspinal/msm/MsmAxis.scala)
@@ -156,8 +162,12 @@ pub const MSM_ERROR_POINTS_LONG: u32 = 0x010;
 pub const MSM_ERROR_PADDING: u32 = 0x020;
 /// watchdog: points still due and no input for TIMEOUT cycles (a stream stopped)
 pub const MSM_ERROR_TIMEOUT: u32 = 0x040;
-/// a start while busy or with an error pending (ignored; does not abort)
+/// a start or load refused (ignored; does not abort): busy, an error pending, a load of 0 or more than CAPACITY points, a resident start with more points than STORED
 pub const MSM_ERROR_REFUSED: u32 = 0x080;
+/// the point store's memory answered with an error response (SLVERR or DECERR)
+pub const MSM_ERROR_MEMORY: u32 = 0x100;
+/// a point beat arrived during a resident job (its points come from the point store)
+pub const MSM_ERROR_STRAY_POINTS: u32 = 0x200;
 
 // KeccakSpeed registers (AXI4-Lite, 32-bit, byte offsets; the SNAP hls_sponge action's checksum_job_t places) (hw/src/zkspinal/keccak/KeccakSpeed.scala)
 /// write bit 0 = 1: start.  read: the KeccakSpeedStatus bits

@@ -34,6 +34,8 @@ object CurveConfig {
   *                       (j - sharedWindows) mod adders.  The copies of adders 1.. are read out after the buckets
   *                       and added in by the host like partial buckets
   * @param laneQueueDepth points waiting in each adder's queue (lanes drift apart by at most this many points)
+  * @param pointStore     card memory that keeps the points between jobs ([[PointStore]]): a job may then read them
+  *                       from memory instead of the point stream (resident points), faster than the port
   * @param mulModel       simulation only: the adder's multipliers are [[MontgomeryMulModel]] (same latency and
   *                       results, fast to build with Verilator); never for synthesis
   */
@@ -50,6 +52,7 @@ case class MsmConfig(
     adders: Int = 1,
     sharedWindows: Int = 2,
     laneQueueDepth: Int = 8,
+    pointStore: Option[PointStoreConfig] = None,
     mulModel: Boolean = false
 ) {
   val bound: BigInt = scalarBound.getOrElse(curve.scalarOrder)
@@ -92,7 +95,9 @@ case class MsmConfig(
 
 object MsmConfig {
   /** Hardcaml's layout (13 windows of 13 bits, 7 of 12 bits) on BLS12-377: the board configurations. */
-  val vu9p = MsmConfig("vu9p", adders = 2)
+  /** Hardcaml's layout on two adders, the points resident in four DDR4 channels (16 GiB each) */
+  val vu9p = MsmConfig("vu9p", adders = 2, partialSlots = 64,
+    pointStore = Some(PointStoreConfig(channels = 4, addressBits = 34)))
   val c1100 = MsmConfig("c1100")
   /** Four 6-bit windows and scalars below 2^24: 32 + 32 + 32 + 64 buckets, hazards on almost every point;
     * simulates in seconds. */
@@ -100,8 +105,9 @@ object MsmConfig {
     partialSlots = 8, scalarFifoDepth = 16, pointFifoDepth = 8)
   /** simulation twins with the multiplier model (cycle-identical to the real ones) */
   val smallModel = small.copy(name = "small_model", mulModel = true)
-  /** the small layout on two adders (windows 0, 1 shared; 2 and 3 owned) */
-  val small2 = small.copy(name = "small2", adders = 2)
+  /** the small layout on two adders (windows 0, 1 shared; 2 and 3 owned), a point store of two 1 MiB channels */
+  val small2 = small.copy(name = "small2", adders = 2,
+    pointStore = Some(PointStoreConfig(channels = 2, addressBits = 20, readBuffer = 128)))
   val small2Model = small2.copy(name = "small2_model", mulModel = true)
   val vu9pModel = vu9p.copy(name = "vu9p_model", mulModel = true)
   val all: Seq[MsmConfig] = Seq(small, vu9p, smallModel, small2Model, vu9pModel)

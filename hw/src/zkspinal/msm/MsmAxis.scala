@@ -2,7 +2,7 @@ package zkspinal.msm
 
 import spinal.core._
 import spinal.lib._
-import spinal.lib.bus.amba4.axi.Axi4SpecRenamer
+import spinal.lib.bus.amba4.axi.{Axi4, Axi4SpecRenamer}
 import spinal.lib.bus.amba4.axilite._
 import spinal.lib.bus.amba4.axis.{Axi4Stream, Axi4StreamConfig}
 import zkspinal.contract.{Contract, Show}
@@ -17,9 +17,11 @@ import zkspinal.contract.{CoreIdentity, CoreKind, IdentifiedCore}
 object MsmAxisRegs extends Contract("msm", "MsmAxis registers (AXI4-Lite, 32-bit, byte offsets; a 64-bit counter: " +
     "low word, high word at + 4)", "hw/src/zkspinal/msm/MsmAxis.scala") {
   val control = reg("control", 0x00, "write: bit 0 start (taken when idle and no error), bit 1 soft reset (aborts " +
-    "a running job, clears the error flags, empties the input FIFOs).  read: the MsmStatus bits")
-  val error = reg("error", 0x04, "the MsmErrors bits, sticky until soft reset; any of bits 0..6 aborts the job and " +
-    "from then on both input streams are drained (tready = 1, data discarded) until soft reset")
+    "a running job or load, clears the error flags, empties the input FIFOs), bit 2 load (taken when idle and no " +
+    "error: the next COUNT points of the point stream go into the point store as points 0..COUNT-1; no scalars, " +
+    "no buckets).  read: the MsmStatus bits")
+  val error = reg("error", 0x04, "the MsmErrors bits, sticky until soft reset; any but REFUSED aborts the job or " +
+    "load and from then on both input streams are drained (tready = 1, data discarded) until soft reset")
   val count = reg("count", 0x08, "points (= scalars) of the next job; written while idle", show = Show.Dec)
   val timeout = reg("timeout", 0x0C, "watchdog cycles (reset 2^24)", show = Show.Dec)
   val cycles = reg("cycles", 0x10, "start to done", words = 2, show = Show.Dec)
@@ -50,14 +52,20 @@ object MsmAxisRegs extends Contract("msm", "MsmAxis registers (AXI4-Lite, 32-bit
   val spilled = reg("spilled", 0x90, "additions into partial buckets (a hot bucket's additions spread while it was " +
     "busy)", show = Show.Dec)
   require(adderBusy(maxAdders) <= spilled)
+  val pointSource = reg("source", 0x94, "bit 0 resident: a job reads points 0..COUNT-1 of the last load from the point " +
+    "store instead of the point stream (only its scalars stream in).  Written while idle; 0 after reset")
+  val stored = reg("stored", 0x98, "points in the point store: COUNT of the last load that completed (every write " +
+    "acknowledged); 0 while a load runs and after one failed", show = Show.Dec)
+  val capacity = reg("capacity", 0x9C, "points the point store holds (0: this configuration has no point store)",
+    show = Show.Dec)
 }
 
 /** The CONTROL register's read bits. */
 object MsmStatus extends Contract("msm_status", "MsmAxis CONTROL read bits", "hw/src/zkspinal/msm/MsmAxis.scala") {
-  val busy = flag("busy", 0, "a job runs")
+  val busy = flag("busy", 0, "a job or a load runs")
   val done = flag("done", 1, "the last job returned every bucket")
-  val error = flag("error", 2, "an error that aborts (ERROR bits 0..6) is pending")
-  val idle = flag("idle", 3, "no job runs")
+  val error = flag("error", 2, "an error that aborts (any ERROR bit but REFUSED) is pending")
+  val idle = flag("idle", 3, "no job or load runs")
 }
 
 /** The ERROR register's bits (the codes are their masks). */
@@ -69,9 +77,14 @@ object MsmErrors extends Contract("msm_error", "MsmAxis ERROR bits", "hw/src/zks
   val pointsLong = flag("points_long", 4, "point stream: no TLAST on the last point")
   val padding = flag("padding", 5, "a point record with bits above 1131")
   val timeout = flag("timeout", 6, "watchdog: points still due and no input for TIMEOUT cycles (a stream stopped)")
-  val refused = flag("refused", 7, "a start while busy or with an error pending (ignored; does not abort)")
-  /** the bits that abort a job */
-  val fatalBits = 7
+  val refused = flag("refused", 7, "a start or load refused (ignored; does not abort): busy, an error pending, a " +
+    "load of 0 or more than CAPACITY points, a resident start with more points than STORED")
+  val memory = flag("memory", 8, "the point store's memory answered with an error response (SLVERR or DECERR)")
+  val strayPoints = flag("stray_points", 9, "a point beat arrived during a resident job (its points come from the " +
+    "point store)")
+  val width = 10
+  /** the bits that abort a job or a load: all but `refused` */
+  val fatalMask: BigInt = ((BigInt(1) << width) - 1) ^ (BigInt(1) << refused)
 }
 
 case class Beat() extends Bundle {
@@ -94,24 +107,39 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
   Axi4SpecRenamer(s_axis_scalars)
   Axi4SpecRenamer(s_axis_points)
   Axi4SpecRenamer(m_axis_buckets)
+  /** the point store's memory channels m_axi_mem<c> (configurations with a point store) */
+  val m_axi_mem: Seq[Axi4] = cfg.pointStore.toSeq.flatMap(sc => (0 until sc.channels).map { c =>
+    val m = master(Axi4(sc.axi)).setName(s"m_axi_mem$c")
+    Axi4SpecRenamer(m)
+    m
+  })
 
   val core: MsmCore = axiDomain(new MsmCore(cfg))
   val slicer: ScalarSlicer = axiDomain(new ScalarSlicer(cfg))
+  val store: Option[PointStore] = cfg.pointStore.map(sc => axiDomain(new PointStore(sc, 3 * n)))
+  private val capacityPoints: Long = cfg.pointStore.map(_.capacity).getOrElse(0L)
 
   val logic = new ClockingArea(axiDomain) {
     val bus = AxiLite4SlaveFactory(s_axil)
     val writeData = Bits(32 bits)
     bus.nonStopWrite(writeData)
 
-    val errors = Reg(Bits(8 bits)) init (0)
-    val fatal = errors(E.fatalBits - 1 downto 0).orR
-    val raise = Bits(8 bits)
+    val errors = Reg(Bits(E.width bits)) init (0)
+    val fatalMask = B(E.fatalMask, E.width bits)
+    val fatal = (errors & fatalMask).orR
+    val raise = Bits(E.width bits)
     raise := 0
     val errorIndex = Reg(UInt(32 bits)) init (0)
     val countR = Reg(UInt(32 bits)) init (0)
     val timeoutR = Reg(UInt(32 bits)) init (BigInt(1) << 24)
     val packets = Reg(UInt(1 bits)) init (0)
     val running = core.io.phase =/= MsmPhase.IDLE
+    // a load into the point store runs (no core phase: the points only go to memory)
+    val loading = RegInit(False)
+    val storedR = Reg(UInt(32 bits)) init (0)
+    val source = Reg(UInt(1 bits)) init (0)
+    val residentJob = RegInit(False) // the running job reads its points from the store (SOURCE at its start)
+    val active = running || loading
     val softReset = Bool()
     softReset := False
     val start = Bool()
@@ -152,12 +180,13 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
     val pIdx = Reg(UInt(32 bits)) init (0)
     val beat = Reg(UInt(2 bits)) init (0)
     val held = Vec.fill(2)(Reg(Bits(512 bits)))
-    val pointsDue = running && !fatal && pIdx =/= countR
+    val pointsDue = (running && !residentJob || loading) && !fatal && pIdx =/= countR
     val records = Stream(Bits(3 * n bits))
     records.valid := pointBeats.valid && pointsDue && beat === 2
     records.payload := (pointBeats.data ## held(1) ## held(0)).resize(3 * n)
     val padding = pointBeats.data(511 downto 3 * n - 1024).orR
     val pointBeatTaken = pointsDue && pointBeats.valid && (beat =/= 2 || records.ready)
+    when(running && residentJob && pointBeats.valid && !fatal) { raise(E.strayPoints) := True }
     pointBeats.ready := pointBeatTaken || fatal
     val lastPointBeat = pIdx === countR - 1 && beat === 2
     when(pointBeatTaken) {
@@ -170,8 +199,25 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
 
     // ---- jobs: a scalar and its point; a bad element raises an error instead of entering the core.  The s2mPipe
     // registers the ready the core's scheduler computes, so it does not run on through the join into the slicer.
-    val joined = StreamJoin(slicer.io.output, records.translateWith(padding ## records.payload).m2sPipe(flush = softReset))
-      .s2mPipe(flush = softReset)
+    // a job's points: from the point stream, or (resident job) from the store; a load's go into the store
+    val portPoints = records.translateWith(padding ## records.payload)
+    val jobPoints = Stream(Bits(3 * n + 1 bits))
+    store match {
+      case Some(st) =>
+        val split = StreamDemux(portPoints, U(loading), 2)
+        st.io.store << split(1).throwWhen(split(1).payload.msb).translateWith(split(1).payload(3 * n - 1 downto 0))
+        when(split(1).fire && split(1).payload.msb && !fatal) { raise(E.padding) := True }
+        jobPoints << StreamMux(U(residentJob), Seq(split(0), st.io.points.translateWith(False ## st.io.points.payload)))
+        st.io.count := countR
+        st.io.load := False
+        st.io.fetch := False
+        when(st.io.memError && !fatal) { raise(E.memory) := True }
+        for ((port, c) <- m_axi_mem.zipWithIndex) port << st.io.mem(c)
+        when(loading && st.io.written === countR) { loading := False; storedR := countR }
+      case None => jobPoints << portPoints
+    }
+    val written = store.map(_.io.written).getOrElse(U(0, 32 bits))
+    val joined = StreamJoin(slicer.io.output, jobPoints.m2sPipe(flush = softReset)).s2mPipe(flush = softReset)
     val pointBits = joined.payload._2
     val bad = joined.payload._1.outOfRange || pointBits.msb
     core.io.jobs.valid := joined.valid && !bad && !fatal
@@ -183,20 +229,27 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
       when(pointBits.msb) { raise(E.padding) := True }
     }
 
-    // ---- watchdog: points due and nothing arriving
+    // ---- watchdog: points due and nothing arriving, or a load making no progress (no beat in, no write acknowledged)
     val idleInput = Reg(UInt(32 bits)) init (0)
-    when(core.io.waiting && !fatal) {
+    val loadStalled = loading && !pointBeatTaken && written === RegNext(written)
+    when((core.io.waiting || loadStalled) && !fatal) {
       idleInput := idleInput + 1
       when(idleInput >= timeoutR) { raise(E.timeout) := True }
     } otherwise { idleInput := 0 }
 
     // ---- errors, abort
-    when(raise(E.fatalBits - 1 downto 0).orR && !fatal) {
-      errorIndex := Mux(raise(E.scalarRange) || raise(E.padding), core.io.consumed,
-        Mux(raise(E.scalarsShort) || raise(E.scalarsLong), sIdx, Mux(raise(E.timeout), core.io.consumed, pIdx)))
+    val aborting = (raise & fatalMask).orR && !fatal
+    when(aborting) {
+      // a load: the point taken (MEMORY: the points acknowledged); a job: the point or scalar concerned
+      errorIndex := Mux(loading, Mux(raise(E.memory), written, pIdx),
+        Mux(raise(E.scalarRange) || raise(E.padding) || raise(E.timeout) || raise(E.memory) || raise(E.strayPoints),
+          core.io.consumed,
+          Mux(raise(E.scalarsShort) || raise(E.scalarsLong), sIdx, pIdx)))
+      loading := False
     }
     errors := errors | raise
-    core.io.abort := (raise(E.fatalBits - 1 downto 0).orR && !fatal) || softReset
+    core.io.abort := aborting || softReset
+    store.foreach(_.io.abort := aborting || softReset)
     core.io.start := start
     core.io.count := countR
 
@@ -226,16 +279,29 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
       when(writeData(1)) {
         softReset := True
       } elsewhen (writeData(0)) {
-        when(running || fatal) {
+        when(active || fatal || (source(0) && countR > storedR)) {
           raise(E.refused) := True
         } otherwise {
           start := True
+          residentJob := source(0)
+          store.foreach(_.io.fetch := source(0))
           sIdx := 0; half := False; pIdx := 0; beat := 0; idleInput := 0
+          errors(E.refused) := False
+        }
+      } elsewhen (writeData(2)) {
+        when(active || fatal || countR === 0 || countR > capacityPoints) {
+          raise(E.refused) := True
+        } otherwise {
+          loading := True
+          storedR := 0
+          store.foreach(_.io.load := True)
+          pIdx := 0; beat := 0; idleInput := 0
           errors(E.refused) := False
         }
       }
     }
     when(softReset) {
+      loading := False
       errors := 0
       errorIndex := 0
       outHolding := False
@@ -243,17 +309,20 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
     }
     def param(address: Int, r: UInt): Unit = {
       bus.read(r, address)
-      bus.onWrite(address) { when(!running) { r := writeData.asUInt.resized } }
+      bus.onWrite(address) { when(!active) { r := writeData.asUInt.resized } }
     }
     param(count, countR)
     param(timeout, timeoutR)
     param(framing, packets)
+    param(pointSource, source)
+    bus.read(storedR, stored)
+    bus.read(U(capacityPoints, 32 bits), capacity)
     val status = Bits(32 bits)
     status := 0
-    status(MsmStatus.busy) := running
+    status(MsmStatus.busy) := active
     status(MsmStatus.done) := core.io.done
     status(MsmStatus.error) := fatal
-    status(MsmStatus.idle) := !running
+    status(MsmStatus.idle) := !active
     bus.read(status, control)
     bus.read(errors, error)
     def read64(address: Int, v: UInt): Unit = { bus.read(v(31 downto 0), address); bus.read(v(63 downto 32), address + 4) }

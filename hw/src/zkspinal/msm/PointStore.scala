@@ -1,0 +1,207 @@
+package zkspinal.msm
+
+import spinal.core._
+import spinal.lib._
+import spinal.lib.bus.amba4.axi._
+
+/** Card memory that keeps the points of an MSM between jobs.  A prover's bases are fixed across proofs: loaded
+  * once, every later job streams only its scalars and the engine reads the points from memory, several channels
+  * at once, faster than the point port delivers them.
+  *
+  * Layout: point i lives in channel i mod `channels`, as that channel's point j = i / channels; a channel packs 21
+  * points into each 4 KiB page (3 beats of 64 bytes each; the page's 64th beat is unused), so a page is one read
+  * burst of 63 beats and no burst crosses a 4 KiB boundary (AXI4).  Point j is at byte (j / 21) * 4096 +
+  * (j mod 21) * 192 of its channel.
+  *
+  * @param channels    memory channels, each an AXI4 master with 512-bit data (a power of two)
+  * @param addressBits byte address width of a channel
+  * @param readBuffer  beats of read data buffered per channel; a read burst is issued only into free buffer space,
+  *                    so this bounds the reads in flight: it must cover the memory's latency at one beat per cycle
+  */
+case class PointStoreConfig(channels: Int = 4, addressBits: Int = 34, readBuffer: Int = 256) {
+  import PointStoreConfig._
+  require(channels >= 1 && channels <= 8 && (channels & (channels - 1)) == 0, "1, 2, 4 or 8 channels")
+  require(addressBits >= 12 && addressBits <= 40, "a channel spans 4 KiB to 1 TiB")
+  require(readBuffer >= 2 * pageBeats, s"the read buffer must hold two page bursts (${2 * pageBeats} beats)")
+  /** points the store holds (all channels; at most 2^32 - 1, the count register's range) */
+  val capacity: Long = ((BigInt(1) << (addressBits - 12)) * pointsPerPage * channels).min(0xFFFFFFFFL).toLong
+  val axi: Axi4Config = Axi4Config(addressWidth = addressBits, dataWidth = beatBytes * 8, idWidth = 1,
+    useRegion = false, useLock = false, useCache = false, useQos = false, useProt = false)
+}
+
+object PointStoreConfig {
+  val beatBytes = 64
+  val beatsPerPoint = 3
+  val pageBytes = 4096
+  val pointsPerPage: Int = pageBytes / (beatBytes * beatsPerPoint)
+  val pageBeats: Int = pointsPerPage * beatsPerPoint
+}
+
+/** Writes points 0.. of a load into the channels and reads points 0..count-1 back in order (the layout of
+  * [[PointStoreConfig]]).  One operation at a time: `load` or `fetch` (a pulse with `count`) starts one, `abort` ends
+  * it.  AXI4 has no way to cancel a transaction: a write burst already begun is completed, and the responses of
+  * transactions in flight at an abort are counted and dropped as they arrive (one ID per channel, so they arrive
+  * first, in order), so a new operation may start at once. */
+class PointStore(sc: PointStoreConfig, pointBits: Int) extends Component {
+  import PointStoreConfig._
+  private val C = sc.channels
+  private val beatBits = beatBytes * 8
+  require(pointBits <= beatsPerPoint * beatBits)
+  val io = new Bundle {
+    val load = in(Bool())
+    val fetch = in(Bool())
+    val count = in(UInt(32 bits))
+    val abort = in(Bool())
+    /** a load's points, in index order */
+    val store = slave(Stream(Bits(pointBits bits)))
+    /** a fetch's points, in index order */
+    val points = master(Stream(Bits(pointBits bits)))
+    /** points of the current load written with an OKAY response */
+    val written = out(UInt(32 bits))
+    /** a response other than OKAY for the current operation (a pulse) */
+    val memError = out(Bool())
+    val mem = Vec(master(Axi4(sc.axi)), C)
+  }
+
+  private val start = io.load || io.fetch || io.abort
+  /** byte address of a channel's point j, walked in order: (page, slot) counters instead of a division by 21 */
+  private class Walker {
+    val page = Reg(UInt(sc.addressBits - 12 bits)) init (0)
+    val slot = Reg(UInt(log2Up(pointsPerPage) bits)) init (0)
+    def address: UInt = (page ## U(0, 12 bits)).asUInt + (slot * U(beatsPerPoint * beatBytes, 8 bits)).resized
+    def reset(): Unit = { page := 0; slot := 0 }
+    /** advance by `points` (at most to the end of the page) */
+    def advance(points: UInt): Unit = {
+      val next = slot +^ points
+      when(next === pointsPerPage) { slot := 0; page := page + 1 } otherwise { slot := next.resized }
+    }
+  }
+
+  // ---- load: point i to channel i mod C, one 3-beat burst each
+  private val loadTurn = Reg(UInt(log2Up(C) max 1 bits)) init (0)
+  private val toChannel = StreamDemux(io.store, if (C == 1) U(0) else loadTurn, C)
+  when(io.store.fire) { loadTurn := loadTurn + 1 } // wraps at C (a power of two)
+  when(start) { loadTurn := 0 }
+  private val acked = Vec.fill(C)(Reg(UInt(32 bits)) init (0))
+  io.written := acked.reduceBalancedTree(_ + _)
+  private val errors = Bits(2 * C bits)
+
+  private class Channel(c: Int) extends Area {
+    val m = io.mem(c)
+    val queue = StreamFifo(Bits(pointBits bits), 2)
+    queue.io.push << toChannel(c)
+    queue.io.flush := start
+    val walker = new Walker
+    // the burst in progress: once its first beat or address is out it completes, abort or not
+    val holding = RegInit(False)
+    val data = Reg(Bits(beatsPerPoint * beatBits bits))
+    val addr = Reg(UInt(sc.addressBits bits))
+    val awDone = RegInit(False)
+    val wBeat = Reg(UInt(2 bits)) init (0)
+    queue.io.pop.ready := !holding
+    when(queue.io.pop.fire) {
+      holding := True; awDone := False; wBeat := 0
+      data := queue.io.pop.payload.resized
+      addr := walker.address
+      walker.advance(1)
+    }
+    when(io.load) { walker.reset() }
+    m.aw.valid := holding && !awDone
+    m.aw.addr := addr
+    m.aw.id := 0
+    m.aw.len := beatsPerPoint - 1
+    m.aw.setSize(U(log2Up(beatBytes)))
+    m.aw.setBurstINCR()
+    when(m.aw.fire) { awDone := True }
+    m.w.valid := holding && wBeat =/= beatsPerPoint
+    m.w.data := data.subdivideIn(beatsPerPoint slices)(wBeat.resized)
+    m.w.strb.setAll()
+    m.w.last := wBeat === beatsPerPoint - 1
+    when(m.w.fire) { wBeat := wBeat + 1 }
+    when(holding && (awDone || m.aw.fire) && (wBeat === beatsPerPoint || (m.w.fire && m.w.last))) {
+      holding := False
+    }
+    // write responses: those of bursts issued before the last start are dropped
+    val bOpen = Reg(UInt(16 bits)) init (0) // bursts issued, response not yet in
+    val bDrop = Reg(UInt(16 bits)) init (0)
+    m.b.ready := True
+    val bOpenNext = bOpen + U(m.aw.fire) - U(m.b.fire)
+    bOpen := bOpenNext
+    val stale = bDrop =/= 0
+    when(m.b.fire && stale) { bDrop := bDrop - 1 }
+    when(m.b.fire && !stale && m.b.resp === 0) { acked(c) := acked(c) + 1 }
+    errors(2 * c) := m.b.fire && !stale && m.b.resp =/= 0
+    when(start) {
+      acked(c) := 0
+      // the responses still to come, and that of a burst begun whose address is not out yet
+      bDrop := bOpenNext + U(holding && !awDone && !m.aw.fire)
+    }
+
+    // ---- fetch: page bursts into the read buffer, only into free space
+    val left = Reg(UInt(32 bits)) init (0) // points of this channel still to request
+    val reader = new Walker
+    val buffer = StreamFifo(Bits(beatBits bits), sc.readBuffer)
+    val reserved = Reg(UInt(log2Up(sc.readBuffer + 1) bits)) init (0) // beats requested, not yet in the buffer
+    val burstPoints = Mux(left >= pointsPerPage, U(pointsPerPage, 5 bits), left(4 downto 0))
+    val room = buffer.io.occupancy +^ reserved + pageBeats <= sc.readBuffer
+    m.ar.valid := left =/= 0 && room
+    m.ar.addr := reader.address
+    m.ar.id := 0
+    m.ar.len := (burstPoints * beatsPerPoint - 1).resized
+    m.ar.setSize(U(log2Up(beatBytes)))
+    m.ar.setBurstINCR()
+    val rOpen = Reg(UInt(24 bits)) init (0) // beats requested, not yet arrived
+    val rDrop = Reg(UInt(24 bits)) init (0)
+    val requested = Mux(m.ar.fire, (burstPoints * beatsPerPoint).resize(24), U(0, 24 bits))
+    val rOpenNext = rOpen + requested - U(m.r.fire)
+    rOpen := rOpenNext
+    m.r.ready := True // a current beat always has its reserved place
+    val rStale = rDrop =/= 0
+    buffer.io.push.valid := m.r.fire && !rStale
+    buffer.io.push.payload := m.r.data
+    buffer.io.flush := start
+    reserved := reserved + requested.resized - U(buffer.io.push.valid)
+    when(m.r.fire && rStale) { rDrop := rDrop - 1 }
+    errors(2 * c + 1) := m.r.fire && !rStale && m.r.resp =/= 0
+    when(m.ar.fire) {
+      left := left - burstPoints
+      reader.advance(burstPoints)
+    }
+    when(start) {
+      reserved := 0
+      rDrop := rOpenNext
+      reader.reset()
+      // channel c holds points c, c + C, ...: ceil((count - c) / C) of them
+      left := Mux(io.fetch && io.count > c, (((io.count - c - 1) >> log2Up(C)) + 1).resize(32), U(0, 32 bits))
+    }
+    val points: Stream[Bits] = gather(buffer.io.pop, beatsPerPoint, start)
+  }
+
+  /** `n` beats into one word, the first beat lowest; `flush` drops a word begun (StreamWidthAdapter cannot be
+    * flushed, and an abort can come between the beats of a point) */
+  private def gather(beats: Stream[Bits], n: Int, flush: Bool): Stream[Bits] = {
+    val w = beats.payload.getWidth
+    val taken = Reg(UInt(log2Up(n) bits)) init (0)
+    val held = Vec.fill(n - 1)(Reg(Bits(w bits)))
+    val word = Stream(Bits(n * w bits))
+    val lastBeat = taken === n - 1
+    word.valid := beats.valid && lastBeat
+    word.payload := beats.payload ## held.reverse.reduce(_ ## _)
+    beats.ready := !lastBeat || word.ready
+    when(beats.fire) {
+      when(!lastBeat) { held(taken.resized) := beats.payload }
+      taken := Mux(lastBeat, U(0), taken + 1)
+    }
+    when(flush) { taken := 0 }
+    word
+  }
+  private val channels = (0 until C).map(c => new Channel(c).setName(s"channel$c"))
+  io.memError := errors.orR
+
+  // ---- fetched points in index order: point i from channel i mod C
+  private val fetchTurn = Reg(UInt(log2Up(C) max 1 bits)) init (0)
+  private val merged = StreamMux(if (C == 1) U(0) else fetchTurn, channels.map(_.points))
+  io.points << merged.translateWith(merged.payload.resize(pointBits))
+  when(io.points.fire) { fetchTurn := fetchTurn + 1 }
+  when(start) { fetchTurn := 0 }
+}
