@@ -164,6 +164,10 @@ def test_block_design(tmp_path, board, kind):
         pytest.skip(CORE_KINDS[kind])
     for top in found:
         proc, record = bd(tmp_path, board, "--core", top, name=top)
+        if vrtl.interfaces(top).axi and "memory" not in vcheck.BOARDS[board]:
+            # a core with card memory on a board without DDR4 channels is refused, not built half-connected
+            assert proc.returncode != 0 and "has no DDR4 channels" in proc.stderr, proc.stderr
+            continue
         assert_clean(proc, record, board)
         cells = {f["path"]: f["vlnv"] for f in facts(record, "cell")}
         assert cells["/core"].split(":")[2] == top
@@ -206,7 +210,7 @@ def test_parameters_reach_the_design(tmp_path, board):
 
 # ---------------------------------------------------------------- negative tests
 @pytest.mark.parametrize("board, core", [("c1100", "KeccakSpongeAxis_r1"), ("c1100", "KeccakSpeed_r2_u1"),
-                                         ("vu9p", "PairFixture_d16")])
+                                         ("vu9p", "PairFixture_d16"), ("vu9p", "MsmAxis_small2_model")])
 def test_every_dropped_connection_fails(tmp_path, board, core):
     proc, record = bd(tmp_path, board, "--core", core)
     assert_clean(proc, record, board)
@@ -524,4 +528,72 @@ def test_vu9p_floorplan_of_two_adders(tmp_path, brk):
     assert broken.read_text() != xdc.read_text(), brk
     record.write_text(record.read_text().replace(str(xdc), str(broken)))
     problems = vcheck.check(record, "vu9p")
+    assert any(expect in p for p in problems), (brk, problems)
+
+
+# ---------------------------------------------------------------- the VU9P's card memory (MSM point store)
+def test_vu9p_card_memory(tmp_path):
+    """MsmAxis_vu9p's four point-store channels: one DDR4 controller per channel as the board's DIMMs need, reached
+    through a clock crossing and, for the DIMMs outside the shell's SLR, a Multi SLR Crossing register slice; the
+    DDR4 pins of the build as the board's pin table says; the packaged core declares an address space per channel."""
+    top = "MsmAxis_vu9p"
+    if top not in tops("MsmAxis"):
+        pytest.skip(f"{top} not emitted")
+    proc, record = bd(tmp_path, "vu9p", "--core", top)
+    assert_clean(proc, record, "vu9p")
+    cells = {f["path"]: f["vlnv"].split(":")[2] for f in facts(record, "cell")}
+    props = {(f["path"], f["k"]): f["v"] for f in facts(record, "cell_prop")}
+    assert [c for c in sorted(cells) if cells[c] == "ddr4"] == [f"/ddr4_{c}" for c in range(4)]
+    assert [c for c in sorted(cells) if cells[c] == "axi_register_slice"] == ["/mem0_slr", "/mem3_slr"]
+    assert all(props[(f"/ddr4_{c}", "CONFIG.C0.DDR4_AxiAddressWidth")] == "34" for c in range(4))
+    spaces = {tuple(a["seg"]): (a["space"], int(a["range"], 0)) for a in facts(record, "address")}
+    for c in range(4):
+        assert spaces[(f"/ddr4_{c}/C0_DDR4_MEMORY_MAP/C0_DDR4_ADDRESS_BLOCK",)] == (f"/core/m_axi_mem{c}", 1 << 34)
+    xdc = next(Path(f) for f in facts(record, "result")[0]["files"] if f.endswith("_ddr4.xdc"))
+    pins = re.findall(r"PACKAGE_PIN (\w+) IOSTANDARD (\w+)\} \[get_ports \{(\S+)\}\]", xdc.read_text())
+    per_channel = 17 + 2 + 2 + 5 + 3 + 72 + 36 + 2  # adr ba bg, ck_t/c cke cs_n odt, act_n par reset_n, dq dqs, refclk
+    assert len(pins) == 4 * per_channel and len({p for p, _, _ in pins}) == len(pins)
+    std = {port: s for _, s, port in pins}
+    assert std["ddr4_c2_dq[71]"] == "POD12_DCI" and std["ddr4_c3_dqs_c[17]"] == "DIFF_POD12_DCI"
+    assert std["ddr4_c0_reset_n"] == "LVCMOS12" and std["ddr4_c1_refclk_clk_p"] == "LVDS"
+    assert "ddr4_c0_cs_n[1]" not in std, "one rank: one chip select"
+    assert set(vcheck.load(record)["components"][top]["spaces"]) == {f"m_axi_mem{c}" for c in range(4)}
+
+
+MEMORY_BREAKS = {
+    "channels crossed": (("lib/zk_bd.tcl", "zk::bd::inet core/$p mem${c}_cc/S00_AXI",
+                          "zk::bd::inet core/m_axi_mem[expr {[llength $masters] - 1 - $c}] mem${c}_cc/S00_AXI"),
+                         "memory path /core/m_axi_mem0 -> /ddr4_0/C0_DDR4_S_AXI"),
+    "no SLR crossing": (("lib/zk_bd.tcl", "if {$hops} {", "if {0} {"), "no register slice mem0_slr"),
+    "two crossings for one boundary": (("lib/zk_bd.tcl", "CONFIG.NUM_SLR_CROSSINGS $hops", "CONFIG.NUM_SLR_CROSSINGS 2"),
+                                       "mem0_slr: 2 SLR crossings"),
+    "crossing on one clock": (("lib/zk_bd.tcl", "zk::bd::net $ddr/c0_ddr4_ui_clk mem${c}_cc/aclk1",
+                               "zk::bd::net core_clk/clk_out1 mem${c}_cc/aclk1"), "clock domains meet outside a crossing"),
+    "another DIMM": (("bd_vu9p.tcl", "part MTA18ASF2G72PZ-2G3", "part MTA9ASF1G72PZ-2G3"), "the board's DIMMs need"),
+    "a channel's window too small": (("lib/zk_bd.tcl", "-range [expr {1 << [dict get $ifs axi $p addr]}]",
+                                      "-range [expr {1 << 30}]"), "address map"),
+    "a DQ pin moved": (("constraints/vu9p_ddr4_pins.tsv", "c0\tdq\tAW28 ", "c0\tdq\tAW27 "), "DDR4 pins of the build"),
+    "a channel's pins left out": (("constraints/vu9p_ddr4_pins.tsv", "c3\tdqs_c\t", "c3\tdqs_x\t"), "no dqs_c pins"),
+    "slave side in the wrong SLR": (("constraints/vu9p.xdc", "pb_zk_adder0] [get_cells -quiet -hierarchical -filter "
+                                     "{IS_PRIMITIVE && NAME =~ zk_vu9p_i/mem0_slr", "pb_zk_adder1] [get_cells -quiet "
+                                     "-hierarchical -filter {IS_PRIMITIVE && NAME =~ zk_vu9p_i/mem0_slr"),
+                                    "belongs in SLR0"),
+    "memory reset by the host": (("lib/zk_bd.tcl", "zk::bd::net rst_ddr$c/peripheral_aresetn $ddr/c0_ddr4_aresetn",
+                                  "zk::bd::net sys/core_aresetn $ddr/c0_ddr4_aresetn"), "c0_ddr4_aresetn"),
+}
+
+
+@pytest.mark.parametrize("brk", list(MEMORY_BREAKS))
+def test_vu9p_card_memory_variant_fails(tmp_path, brk):
+    top = "MsmAxis_vu9p"
+    if top not in tops("MsmAxis"):
+        pytest.skip(f"{top} not emitted")
+    (path, old, new), expect = MEMORY_BREAKS[brk]
+    dst = copy_scripts(tmp_path)
+    f = dst / path
+    text = f.read_text()
+    assert text.count(old) >= 1, f"{path}: the text to edit is gone: {old!r}"
+    f.write_text(text.replace(old, new))
+    proc, record = bd(tmp_path, "vu9p", "--core", top, script=dst / "bd_vu9p.tcl", env={"ZK_RTL": str(RTL)})
+    problems = [proc.stderr] if proc.returncode else vcheck.check(record, "vu9p")
     assert any(expect in p for p in problems), (brk, problems)

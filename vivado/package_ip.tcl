@@ -1,7 +1,7 @@
 # Packages emitted zkspinal tops (build/rtl/<top>.v) as Vivado IP, one directory per top under --out, with the
-# interfaces inferred from the port names (vivado/lib/zk_rtl.tcl) and declared explicitly: AXI4-Stream and
-# AXI4-Lite bus interfaces, the clock (ASSOCIATED_BUSIF of every bus, ASSOCIATED_RESET), the active-low reset, and
-# a memory map per AXI4-Lite slave.  VLNV zkspinal.org:zk:<top>:<vivado/VERSION>; core revision = commit count.
+# interfaces inferred from the port names (vivado/lib/zk_rtl.tcl) and declared explicitly: AXI4-Stream, AXI4-Lite
+# and AXI4 bus interfaces, the clock (ASSOCIATED_BUSIF of every bus, ASSOCIATED_RESET), the active-low reset, a
+# memory map per AXI4-Lite slave and an address space per AXI4 master.  VLNV zkspinal.org:zk:<top>:<vivado/VERSION>; core revision = commit count.
 #
 #   vivado -mode batch -source vivado/package_ip.tcl -tclargs [--out build/ip] [--part PART] [TOP ...]
 #
@@ -90,6 +90,22 @@ proc zk::package_top {top out part} {
             set_property range [expr {1 << [dict get $a addr]}] $blk
             set_property width [dict get $a data] $blk
             set_property usage register $blk
+        }
+        lappend busifs $name
+    }
+    # AXI4 memory masters (the MSM point store's channels): each with its own address space of 2^addr bytes, where
+    # the block design maps the channel's DDR4 controller
+    dict for {name a} [dict get $ifs axi] {
+        set bi [zk::bus $core $name xilinx.com:interface:aximm_rtl:1.0 xilinx.com:interface:aximm:1.0 [dict get $a mode]]
+        foreach s [dict get $a signals] { zk::map $bi [string toupper $s] ${name}_$s }
+        zk::param $bi PROTOCOL AXI4
+        zk::param $bi DATA_WIDTH [dict get $a data]
+        zk::param $bi ID_WIDTH [dict get $a id]
+        if {[dict get $a mode] eq "master"} {
+            set as [ipx::add_address_space $name $core]
+            set_property range [expr {1 << [dict get $a addr]}] $as
+            set_property width [dict get $a data] $as
+            set_property master_address_space_ref $name $bi
         }
         lappend busifs $name
     }

@@ -24,9 +24,11 @@ create_clock -period 10.000 -name pcie_refclk [get_ports pcie_refclk_clk_p]
 set_property -dict {PACKAGE_PIN BD21 IOSTANDARD LVCMOS12 PULLUP true} [get_ports pcie_perstn]
 set_false_path -from [get_ports pcie_perstn]
 
-# system clock: 300 MHz LVDS (clk_300mhz_0, the DDR 0 reference in the source), input of the core clock wizard
-set_property -dict {PACKAGE_PIN AY37 IOSTANDARD LVDS} [get_ports sysclk_clk_p]
-set_property -dict {PACKAGE_PIN AY38 IOSTANDARD LVDS} [get_ports sysclk_clk_n]
+# system clock: the SI570 user clock, 156.25 MHz LVDS (clk_user in the source), input of the core clock wizard.  The
+# four 300 MHz clocks are the DIMMs' references (their pins with the DDR4 pins: vu9p_ddr4_pins.tsv, written into the
+# build's <name>_ddr4.xdc by zk::bd::memory_xdc when the core has memory channels)
+set_property -dict {PACKAGE_PIN AU19 IOSTANDARD LVDS} [get_ports sysclk_clk_p]
+set_property -dict {PACKAGE_PIN AV19 IOSTANDARD LVDS} [get_ports sysclk_clk_n]
 
 # PCIe lanes 0..15 are in quads 227..224 (source: rx_p AF2 AG4 AH2 AJ4 | AK2 AL4 AM2 AN4 | AP2 AR4 AT2 AU4 |
 # AV2 AW4 BA2 BC2); placed by the XDMA IP.
@@ -61,3 +63,11 @@ create_pblock pb_zk_adder1
 resize_pblock [get_pblocks pb_zk_adder1] -add {SLR2}
 add_cells_to_pblock [get_pblocks pb_zk_adder1] [get_cells -quiet -hierarchical -filter {IS_PRIMITIVE && NAME =~ zk_vu9p_i/core/inst/core/lanes_1/* && NAME !~ zk_vu9p_i/core/inst/core/lanes_1/adder/tOut/* && NAME !~ zk_vu9p_i/core/inst/core/lanes_1/adder/wOut/*}]
 set_property IS_SOFT FALSE [get_pblocks pb_zk_adder1]
+# The point store's memory channels (zk_bd.tcl, "card memory"): the clock crossings mem<c>_cc sit with the core in
+# the shell; DIMM c's controller is placed by its I/O banks (DIMM 0 in SLR0, 1 and 2 in SLR1, 3 in SLR2), and the
+# Multi SLR Crossing register slice mem<c>_slr of a channel in another SLR has its slr_master side in the shell's
+# pblock and its slr_slave side in the pblock of the controller's SLR.
+add_cells_to_pblock [get_pblocks pb_zk_shell] [get_cells -quiet {zk_vu9p_i/mem0_cc zk_vu9p_i/mem1_cc zk_vu9p_i/mem2_cc zk_vu9p_i/mem3_cc}]
+add_cells_to_pblock [get_pblocks pb_zk_shell] [get_cells -quiet -hierarchical -filter {IS_PRIMITIVE && NAME =~ zk_vu9p_i/mem*_slr/*slr_master*}]
+add_cells_to_pblock [get_pblocks pb_zk_adder0] [get_cells -quiet -hierarchical -filter {IS_PRIMITIVE && NAME =~ zk_vu9p_i/mem0_slr/*slr_slave*}]
+add_cells_to_pblock [get_pblocks pb_zk_adder1] [get_cells -quiet -hierarchical -filter {IS_PRIMITIVE && NAME =~ zk_vu9p_i/mem3_slr/*slr_slave*}]

@@ -18,7 +18,7 @@ class Pin:
 @dataclass
 class Intf:
     mode: str                     # master | slave
-    kind: str                     # axis | aximm | diff_clock | pcie
+    kind: str                     # axis | aximm | diff_clock | pcie | ddr4
     clock: str | None = None      # clock pin; "*": any of the cell's clock pins (a crossing interconnect)
     bytes: int | None = None      # AXI4-Stream TDATA bytes
     required: bool = False
@@ -128,9 +128,39 @@ def xlconstant(props: dict) -> IpModel:
     return IpModel({"dout": Pin("out")})
 
 
+def util_vector_logic(props: dict) -> IpModel:
+    # used as the inverter of PCIe PERST# into the DDR4 controllers' active-high sys_rst: a reset, asynchronous
+    if props.get("CONFIG.C_OPERATION") != "not" or _i(props, "C_SIZE", 8) != 1:
+        raise ValueError("util_vector_logic: only a 1-bit NOT is modelled")
+    return IpModel({"Op1": Pin("in", "rst", required=True), "Res": Pin("out", "rst")})
+
+
+def ddr4(props: dict) -> IpModel:
+    """The DDR4 SDRAM controller (PG150) with its AXI4 slave: the user interface and its reset run on
+    c0_ddr4_ui_clk (a quarter of the memory clock, from the controller's own MMCM on C0_SYS_CLK); sys_rst is an
+    asynchronous active-high reset."""
+    ui = "c0_ddr4_ui_clk"
+    m = IpModel({"sys_rst": Pin("in", "rst", required=True), ui: Pin("out", "clk", source=True),
+                 "c0_ddr4_ui_clk_sync_rst": Pin("out", "rst", ui), "c0_init_calib_complete": Pin("out", clock=ui),
+                 "dbg_clk": Pin("out", "clk", source=True), "dbg_bus": Pin("out", clock="dbg_clk")},
+                {"C0_SYS_CLK": Intf("slave", "diff_clock", required=True),
+                 "C0_DDR4": Intf("master", "ddr4", required=True)})
+    if _b(props, "C0.DDR4_AxiSelection", False):
+        m.pins["c0_ddr4_aresetn"] = Pin("in", "rst", ui, required=True)
+        m.intfs["C0_DDR4_S_AXI"] = Intf("slave", "aximm", ui, required=True)
+    return m
+
+
+def axi_register_slice(props: dict) -> IpModel:
+    return IpModel({"aclk": Pin("in", "clk", required=True), "aresetn": Pin("in", "rst", "aclk", required=True)},
+                   {"S_AXI": Intf("slave", "aximm", "aclk", required=True),
+                    "M_AXI": Intf("master", "aximm", "aclk", required=True)})
+
+
 MODELS = {"xdma": xdma, "util_ds_buf": util_ds_buf, "clk_wiz": clk_wiz, "proc_sys_reset": proc_sys_reset,
           "axis_data_fifo": axis_data_fifo, "axis_dwidth_converter": axis_dwidth_converter,
-          "smartconnect": smartconnect, "xlconstant": xlconstant}
+          "smartconnect": smartconnect, "xlconstant": xlconstant, "util_vector_logic": util_vector_logic,
+          "ddr4": ddr4, "axi_register_slice": axi_register_slice}
 
 
 def model(vlnv: str, props: dict) -> IpModel:

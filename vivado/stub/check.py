@@ -62,6 +62,8 @@ class Checker(BoardChecks, PackageChecks, FlashChecks, FloorplanChecks):
             m.intfs[n] = catalog.Intf(a["mode"], "axis", "aclk", a["bytes"], True)
         for n, a in ifs.axil.items():
             m.intfs[n] = catalog.Intf(a["mode"], "aximm", "aclk", None, True)
+        for n, a in ifs.axi.items():
+            m.intfs[n] = catalog.Intf(a["mode"], "aximm", "aclk", None, True)
         return m, ifs
 
     def build_models(self):
@@ -99,7 +101,7 @@ class Checker(BoardChecks, PackageChecks, FlashChecks, FloorplanChecks):
             port = self.rec["intf_ports"].get(end)
             if port is None:
                 return None
-            kind = {"diff_clock_rtl": "diff_clock", "pcie_7x_mgt_rtl": "pcie", "axis_rtl": "axis"}.get(
+            kind = {"diff_clock_rtl": "diff_clock", "pcie_7x_mgt_rtl": "pcie", "axis_rtl": "axis", "ddr4_rtl": "ddr4"}.get(
                 port["vlnv"].split(":")[2], "other")
             return catalog.Intf("master" if port["mode"] == "Slave" else "slave", kind)
         m = self.models.get(cell)
@@ -358,10 +360,10 @@ class Checker(BoardChecks, PackageChecks, FlashChecks, FloorplanChecks):
         self.bad(f"stream path {start} -> {goal} too long")
 
     def check_addresses(self):
-        spaces = {a["space"] for a in self.rec["addresses"]}
-        if spaces - {"/xdma_0/M_AXI_LITE"}:
-            self.bad(f"address spaces {spaces}")
-        segs = {a["seg"][0] if a["seg"] else "": (int(a["offset"], 0), int(a["range"], 0)) for a in self.rec["addresses"]}
+        memory = [a for a in self.rec["addresses"] if a["space"] != "/xdma_0/M_AXI_LITE"]
+        self.check_memory(memory)
+        bar = [a for a in self.rec["addresses"] if a["space"] == "/xdma_0/M_AXI_LITE"]
+        segs = {a["seg"][0] if a["seg"] else "": (int(a["offset"], 0), int(a["range"], 0)) for a in bar}
         for cell, ifs in self.zk.items():
             name = self.rec["cells"][cell]["vlnv"].split(":")[2]
             for n, a in ifs.axil.items():
@@ -376,6 +378,69 @@ class Checker(BoardChecks, PackageChecks, FlashChecks, FloorplanChecks):
         for (o1, r1), (o2, _) in zip(spans, spans[1:]):
             if o1 + r1 > o2:
                 self.bad(f"address ranges overlap: {spans}")
+
+    # ------------------------------------------------------------ card memory
+    def check_memory(self, spaces: list[dict]):
+        """Each AXI4 master m_axi_mem<c> of a core reaches DDR4 controller ddr4_<c> through AXI stages (its clock
+        crossing, SLR crossings), and its address space maps that controller alone at 0 over 2^addr bytes; the
+        controllers are set up as the board's memory facts say (boards.py) and there is one per master."""
+        ddrs = {c: cell for c, cell in self.rec["cells"].items() if ":ddr4:" in cell["vlnv"]}
+        masters = {f"{cell}/{n}": a for cell, ifs in self.zk.items() for n, a in ifs.axi.items() if a["mode"] == "master"}
+        if len(ddrs) != len(masters):
+            self.bad(f"{len(ddrs)} DDR4 controllers for {len(masters)} memory channels of the core")
+        known = {a["space"] for a in spaces}
+        if known - set(masters):
+            self.bad(f"address spaces {sorted(known - set(masters))} belong to no memory channel")
+        mem = (BOARDS.get(self.board) or {}).get("memory") if self.board else None
+        for end, a in masters.items():
+            c = int(end.rsplit("mem", 1)[1]) if end.split("/")[-1].startswith("m_axi_mem") else -1
+            ddr = f"/ddr4_{c}"
+            if ddr not in ddrs:
+                self.bad(f"{end}: no DDR4 controller {ddr}")
+                continue
+            self.trace_aximm(end, f"{ddr}/C0_DDR4_S_AXI")
+            seg = f"{ddr}/C0_DDR4_MEMORY_MAP/C0_DDR4_ADDRESS_BLOCK"
+            maps = [(x["seg"], int(x["offset"], 0), int(x["range"], 0)) for x in spaces if x["space"] == end]
+            if maps != [([seg], 0, 1 << a["addr"])]:
+                self.bad(f"{end}: address map {maps}, expected {seg} at 0 over 2^{a['addr']} bytes")
+            props = ddrs[ddr]["props"]
+            if props.get("CONFIG.C0.DDR4_AxiDataWidth") != str(a["data"]):
+                self.bad(f"{ddr}: AXI data {props.get('CONFIG.C0.DDR4_AxiDataWidth')} bits, {end} has {a['data']}")
+            if int(props.get("CONFIG.C0.DDR4_AxiAddressWidth", 0)) < a["addr"]:
+                self.bad(f"{ddr}: {props.get('CONFIG.C0.DDR4_AxiAddressWidth')}-bit addresses, {end} has {a['addr']}")
+            if mem:
+                for k, v in mem["config"].items():
+                    if props.get(f"CONFIG.{k}") != v:
+                        self.bad(f"{ddr}: {k} {props.get(f'CONFIG.{k}')!r}, the board's DIMMs need {v!r}")
+                if c >= len(mem["slrs"]):
+                    self.bad(f"{end}: the board has {len(mem['slrs'])} DIMMs")
+            # the controller's reference clock is its own port
+            ref = [e for e in self.intf_of.get(f"{ddr}/C0_SYS_CLK", []) if e != f"{ddr}/C0_SYS_CLK"]
+            if ref != [f"/ddr4_c{c}_refclk"]:
+                self.bad(f"{ddr}/C0_SYS_CLK is connected to {ref}, not the port /ddr4_c{c}_refclk")
+            port = [e for e in self.intf_of.get(f"{ddr}/C0_DDR4", []) if e != f"{ddr}/C0_DDR4"]
+            if port != [f"/ddr4_c{c}"]:
+                self.bad(f"{ddr}/C0_DDR4 is connected to {port}, not the port /ddr4_c{c}")
+
+    def trace_aximm(self, start: str, goal: str):
+        """Follows AXI4 interface nets master -> slave from start through one-in one-out AXI stages (SmartConnect,
+        register slice)."""
+        end = start
+        for _ in range(6):
+            other = [e for e in self.intf_of.get(end, []) if e != end]
+            if not other:
+                self.bad(f"memory path {start} -> {goal} breaks at {end}")
+                return
+            if other[0] == goal:
+                return
+            cell, _ = self.split(other[0])
+            outs = [n for n, i in self.models.get(cell, catalog.IpModel()).intfs.items()
+                    if i.mode == "master" and i.kind == "aximm"]
+            if len(outs) != 1:
+                self.bad(f"memory path {start} -> {goal} reaches {other[0]}, not an AXI stage")
+                return
+            end = f"{cell}/{outs[0]}"
+        self.bad(f"memory path {start} -> {goal} too long")
 
         # ------------------------------------------------------------
     def run(self) -> list[str]:

@@ -74,7 +74,7 @@ class FlashChecks:
             if size < BAR_MIN:
                 self.bad(f"{xdma}: user BAR of {size} bytes, the flash window needs {BAR_MIN}")
             for a in self.rec["addresses"]:
-                if int(a["offset"], 0) + int(a["range"], 0) > size:
+                if a["space"] == f"{xdma}/M_AXI_LITE" and int(a["offset"], 0) + int(a["range"], 0) > size:
                     self.bad(f"{a['seg']}: beyond the user BAR ({size} bytes)")
         if cells and self.board:
             self.check_config_props()

@@ -16,8 +16,9 @@ import re
 from collections import Counter
 from pathlib import Path
 
-# cells the placer may put anywhere (see above), by block-design name
-FREE_CELLS = ("refclk_buf", "core_clk", "rst_core", "rst_xdma", "const_*", "flash")
+# cells the placer may put anywhere (see above), by block-design name; a DDR4 controller sits by its DIMM's I/O
+# banks (the board's memory facts say which SLR that is), its reset logic by it
+FREE_CELLS = ("refclk_buf", "core_clk", "rst_core", "rst_xdma", "const_*", "flash", "ddr4_*", "rst_ddr*", "mem_rst")
 
 
 def pblocks(xdc_text: str) -> dict[str, dict]:
@@ -80,10 +81,14 @@ class FloorplanChecks:
                 return None
             return slr.get(own[0])
 
+        mem = self.board_facts.get("memory")
         # the shell: every cell on the core's paths, and the engine's logic outside its adders
         for path in self.rec["cells"]:
             name = path.strip("/")
             if "/" in name or any(fnmatch.fnmatchcase(name, p) for p in FREE_CELLS):
+                continue
+            if m := re.fullmatch(r"mem(\d+)_slr", name):
+                self.check_memory_crossing(int(m[1]), placed, f"{inst}/{name}/inst", shell_slr, mem)
                 continue
             if name == "core":
                 s = placed(f"{inst}/core/inst/logic_reg", "the core's own logic")
@@ -92,6 +97,12 @@ class FloorplanChecks:
             if s is not None and s != shell_slr:
                 self.bad(f"cell {name} is placed in SLR{s}, the shell is in {fp['shell']}: a stream or register "
                          f"path would cross an SLR boundary without registers")
+        # a memory channel whose controller is in another SLR crosses through a register slice
+        for c in range(len(mem["slrs"]) if mem else 0):
+            far = int(mem["slrs"][c][3:]) != shell_slr
+            if f"/ddr4_{c}" in self.rec["cells"] and far and f"/mem{c}_slr" not in self.rec["cells"]:
+                self.bad(f"memory channel {c}: its controller is in {mem['slrs'][c]}, the shell in {fp['shell']}, "
+                         f"and no register slice mem{c}_slr crosses between them")
         # the adders
         core = self.rec["cells"].get("/core", {}).get("vlnv", "::").split(":")[2]
         info = json.loads((self.rtl_dir / "manifest.json").read_text()).get(core, {})
@@ -129,3 +140,22 @@ class FloorplanChecks:
                 self.bad(f"SLR{s} is given {n:,} DSP48E2 of Montgomery products ({per_product} each); it has "
                          f"{fp['slr_dsp']:,}")
         self.floorplan_dsp = dict(dsp)
+
+    def check_memory_crossing(self, c: int, placed, slice_path: str, shell_slr: int, mem: dict | None):
+        """Register slice mem<c>_slr: Multi SLR Crossing on all five channels over as many SLR boundaries as lie
+        between the shell and DIMM c's controller, its slr_master side in the shell's SLR, its slr_slave side in the
+        controller's."""
+        if not mem or c >= len(mem["slrs"]):
+            self.bad(f"register slice mem{c}_slr: the board has no memory channel {c}")
+            return
+        far = int(mem["slrs"][c][3:])
+        props = self.rec["cells"][f"/mem{c}_slr"]["props"]
+        if any(props.get(f"CONFIG.REG_{ch}") != "15" for ch in ("AW", "AR", "W", "R", "B")):
+            self.bad(f"mem{c}_slr: not Multi SLR Crossing (15) on every channel")
+        if props.get("CONFIG.NUM_SLR_CROSSINGS") != str(abs(far - shell_slr)):
+            self.bad(f"mem{c}_slr: {props.get('CONFIG.NUM_SLR_CROSSINGS')} SLR crossings, the controller is "
+                     f"{abs(far - shell_slr)} SLR(s) from the shell")
+        for side, want in (("slr_master_0", shell_slr), ("slr_slave_0", far)):
+            s = placed(f"{slice_path}/{side}/reg", f"mem{c}_slr's {side.rsplit('_', 1)[0]} side")
+            if s is not None and s != want:
+                self.bad(f"mem{c}_slr's {side.rsplit('_', 1)[0]} side is placed in SLR{s}, it belongs in SLR{want}")

@@ -14,7 +14,8 @@ class PackageChecks:
             if comp["version"] != version:
                 self.bad(f"IP {name}: version {comp['version']}, vivado/VERSION {version}")
             ifs = rtl.interfaces(name, self.rtl_dir)
-            want = set(ifs.axis) | set(ifs.axil) | {"aclk", "aresetn"} | set(ifs.reset_out) | set(ifs.aux_clocks)
+            want = set(ifs.axis) | set(ifs.axil) | set(ifs.axi) | {"aclk", "aresetn"} | set(ifs.reset_out) | set(
+                ifs.aux_clocks)
             if set(comp["bus"]) != want:
                 self.bad(f"IP {name}: bus interfaces {sorted(comp['bus'])}, ports say {sorted(want)}")
                 continue
@@ -29,7 +30,7 @@ class PackageChecks:
                         self.bad(f"IP {name}: {phys} in {mapped[phys]} and {bn}")
                     mapped[phys] = bn
                 mode = bus["props"].get("interface_mode")
-                expect = (ifs.axis.get(bn) or ifs.axil.get(bn) or {}).get("mode") or (
+                expect = (ifs.axis.get(bn) or ifs.axil.get(bn) or ifs.axi.get(bn) or {}).get("mode") or (
                     "master" if bn in ifs.reset_out else "slave")
                 if mode != expect:
                     self.bad(f"IP {name} {bn}: mode {mode}, ports say {expect}")
@@ -39,7 +40,7 @@ class PackageChecks:
             if loose:
                 self.bad(f"IP {name}: ports in no interface: {sorted(loose)}")
             assoc = set(filter(None, comp["bus"]["aclk"]["params"].get("ASSOCIATED_BUSIF", "").split(":")))
-            if assoc != set(ifs.axis) | set(ifs.axil):
+            if assoc != set(ifs.axis) | set(ifs.axil) | set(ifs.axi):
                 self.bad(f"IP {name}: aclk ASSOCIATED_BUSIF {sorted(assoc)}")
             for c in ifs.aux_clocks:
                 if comp["bus"][c]["props"].get("bus_type_vlnv") != "xilinx.com:signal:clock:1.0":
@@ -51,3 +52,13 @@ class PackageChecks:
             for n, a in ifs.axil.items():
                 if a["mode"] == "slave" and comp["blocks"].get(f"{n}/regs", {}).get("range") != str(1 << a["addr"]):
                     self.bad(f"IP {name} {n}: address block {comp['blocks'].get(f'{n}/regs')}")
+            for n, a in ifs.axi.items():
+                bus = comp["bus"][n]
+                if bus["params"].get("PROTOCOL") != "AXI4" or bus["params"].get("DATA_WIDTH") != str(a["data"]):
+                    self.bad(f"IP {name} {n}: AXI4 bus parameters {bus['params']}")
+                if a["mode"] != "master":
+                    continue
+                space = comp["spaces"].get(n, {})
+                if bus["props"].get("master_address_space_ref") != n or space.get("range") != str(1 << a["addr"]):
+                    self.bad(f"IP {name} {n}: address space {space} (reference "
+                             f"{bus['props'].get('master_address_space_ref')}), ports say 2^{a['addr']} bytes")

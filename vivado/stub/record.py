@@ -29,7 +29,7 @@ def load(path: Path) -> dict:
         elif t == "address":
             rec["addresses"].append(f)
         elif t == "component":
-            rec["components"][f["name"]] = f | {"bus": {}, "props": {}, "blocks": {}}
+            rec["components"][f["name"]] = f | {"bus": {}, "props": {}, "blocks": {}, "spaces": {}}
         elif t == "component_prop":
             rec["components"][f["component"]]["props"][f["k"]] = f["v"]
         elif t == "bus":
@@ -44,6 +44,10 @@ def load(path: Path) -> dict:
             rec["components"][f["component"]]["blocks"][f"{f['mm']}/{f['name']}"] = {}
         elif t == "block_prop":
             rec["components"][f["component"]]["blocks"][f"{f['mm']}/{f['block']}"][f["k"]] = f["v"]
+        elif t == "address_space":
+            rec["components"][f["component"]]["spaces"][f["name"]] = {}
+        elif t == "address_space_prop":
+            rec["components"][f["component"]]["spaces"][f["space"]][f["k"]] = f["v"]
         elif t in ("run", "report"):
             rec[t + "s"].append(f)
         elif t == "bitstream":

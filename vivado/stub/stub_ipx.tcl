@@ -2,7 +2,7 @@
 
 # ---------------------------------------------------------------- IP packaging (ipx::)
 # objects: ipx:core:<name>  ipx:bus:<core>:<bus>  ipx:map:<core>:<bus>:<logical>  ipx:param:<core>:<bus>:<param>
-#          ipx:mm:<core>:<mm>  ipx:block:<core>:<mm>:<block>
+#          ipx:mm:<core>:<mm>  ipx:block:<core>:<mm>:<block>  ipx:as:<core>:<address space>
 proc ipx::package_project {args} {
     lassign [stub::parse ipx::package_project $args {root_dir vendor library taxonomy module set_current} {import_files force generated_files}] o pos
     foreach need {root_dir vendor library} {
@@ -11,7 +11,7 @@ proc ipx::package_project {args} {
     set top [dict get $stub::rec props project top]
     set files [dict get $stub::rec files]
     dict set stub::rec components $top [dict create vendor [dict get $o vendor] library [dict get $o library] name $top \
-        version 1.0 root_dir [file normalize [dict get $o root_dir]] files $files bus {} mm {} props {} saved 0]
+        version 1.0 root_dir [file normalize [dict get $o root_dir]] files $files bus {} mm {} as {} props {} saved 0]
     set stub::cur_core $top
     return ipx:core:$top
 }
@@ -53,6 +53,11 @@ proc ipx::add_address_block {name mm} {
     dict set stub::rec components $c mm $m blocks $name [dict create]
     return ipx:block:$c:$m:$name
 }
+proc ipx::add_address_space {name core} {
+    set c [stub::core_of $core]
+    dict set stub::rec components $c as $name [dict create]
+    return ipx:as:$c:$name
+}
 proc ipx::get_memory_maps {args} {
     lassign [stub::parse ipx::get_memory_maps $args {of_objects} {}] o pos
     return ipx:mm:[stub::core_of [dict get $o of_objects]]:[lindex $pos 0]
@@ -74,6 +79,7 @@ proc stub::ipx_setprop {obj k v} {
         }
         mm { dict set rec components [lindex $parts 2] mm [lindex $parts 3] props $k $v }
         block { dict set rec components [lindex $parts 2] mm [lindex $parts 3] blocks [lindex $parts 4] $k $v }
+        as { dict set rec components [lindex $parts 2] as [lindex $parts 3] $k $v }
         default { error "set_property: unknown ipx object $obj" }
     }
 }

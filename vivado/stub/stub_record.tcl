@@ -43,6 +43,10 @@ proc stub::write {file error} {
             dict for {pk pv} [dict get $bus maps] { stub::fact $fh port_map component $c bus $b logical $pk physical $pv }
             dict for {pk pv} [dict get $bus params] { stub::fact $fh bus_param component $c bus $b k $pk v $pv }
         }
+        dict for {a props} [dict get $comp as] {
+            stub::fact $fh address_space component $c name $a
+            dict for {pk pv} $props { stub::fact $fh address_space_prop component $c space $a k $pk v $pv }
+        }
         dict for {m mm} [dict get $comp mm] {
             foreach key [dict keys $mm] {
                 if {$key eq "props"} { dict for {pk pv} [dict get $mm props] { stub::fact $fh mm_prop component $c mm $m k $pk v $pv } }
