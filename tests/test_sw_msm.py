@@ -145,6 +145,43 @@ def test_msm_core_stops_answering(built, tmp_path):
         ok(tool("zk-msm", "-d", d, "-i", tmp_path / "ds", *SMALL, "-x", tmp_path / "expect.txt"))
 
 
+def test_msm_resident(dev, tmp_path, seed):
+    """--resident: the points go into the card's point store once (the emulator's card memory), then each job streams
+    only its scalars; --reuse keeps a store that already holds the points, so a second MSM over the same points with
+    new scalars loads nothing; chunked loads and scalar streams; both results against the model"""
+    want = small_set(tmp_path, 6, seed)
+    r = ok(tool("zk-msm", "-d", dev, "-i", tmp_path / "ds", *SMALL, "--resident", "-x", tmp_path / "expect.txt"))
+    assert r.stdout.strip() == want and "resident points: 1 point-store load(s)" in r.stderr, r.stderr
+    # the same points, other scalars: the store is reused
+    doc = json.loads((tmp_path / "in.json").read_text())
+    doc["scalars"] = doc["scalars"][::-1]
+    (tmp_path / "again.json").write_text(json.dumps(doc))
+    m = model("run", "--input", tmp_path / "again.json")
+    assert m.returncode == 0, m.stderr
+    (tmp_path / "again.txt").write_text(m.stdout)
+    r = ok(tool("zk-msm", "-d", dev, "-i", tmp_path / "again.json", *SMALL, "--resident", "--reuse",
+                "-x", tmp_path / "again.txt"))
+    assert "resident points: 0 point-store load(s)" in r.stderr, r.stderr
+    # chunked: 64 records (3 pages) per load write, 64 scalar beats per write
+    r = ok(tool("zk-msm", "-d", dev, "-i", tmp_path / "ds", *SMALL, "--resident", "-s", 64, "-x", tmp_path / "expect.txt"))
+    assert "resident points: 1 point-store load(s)" in r.stderr, r.stderr
+    # a streamed job after resident ones is unaffected
+    ok(tool("zk-msm", "-d", dev, "-i", tmp_path / "ds", *SMALL, "-x", tmp_path / "expect.txt"))
+    assert tool("zk-msm", "-d", dev, "-i", tmp_path / "ds", *SMALL, "--reuse").returncode == 2  # --reuse alone
+
+
+def test_msm_resident_memory_fails(built, tmp_path):
+    """card memory that answers SLVERR (the emulator's --mem-fail-after): the load is reported failed with the
+    engine's MEMORY error bit, no hang, and the engine is reset"""
+    small_set(tmp_path, 4, 3)
+    with emulator(MSM_TOP, ["--mem-fail-after", "10"]) as d:
+        r = tool("zk-msm", "-d", d, "-i", tmp_path / "ds", *SMALL, "--resident", "-t", 5000)
+        assert r.returncode == 1 and "point store load failed" in r.stderr, r.stderr
+        assert "memory" in r.stderr.lower() and "resetting the engine" in r.stderr, r.stderr
+        # the streamed path does not touch the memory: still exact
+        ok(tool("zk-msm", "-d", d, "-i", tmp_path / "ds", *SMALL, "-x", tmp_path / "expect.txt"))
+
+
 @pytest.mark.long
 def test_msm_long(dev, tmp_path, seed):
     small_set(tmp_path, 10, seed)  # 1,024 points
@@ -160,6 +197,9 @@ def test_msm_real_multipliers(built, tmp_path, seed):
         for extra in ([], ["-s", 8]):
             ok(tool("zk-msm", "-d", d, "-i", tmp_path / "ds", *SMALL, *extra, "-x", tmp_path / "expect.txt",
                     timeout=1800))
+        # an engine without a point store refuses --resident with a clear message
+        r = tool("zk-msm", "-d", d, "-i", tmp_path / "ds", *SMALL, "--resident")
+        assert r.returncode == 1 and "no point store (CAPACITY 0)" in r.stderr, r.stderr
 
 
 def test_usage(built):

@@ -99,6 +99,9 @@ def test_msm_valgrind(tmp_path):
     with emulator(MSM_TOP) as dev:
         r = ok(tool("zk-msm", "-d", dev, "-g", 2, "-w", "6,6,6,6", "-B", 24, wrap=vg, timeout=300))
         assert r.stdout.startswith("0x") or r.stdout.strip() == "infinity"
+        # resident points: the load and the scalar-only job (chunked: the aligned packet lists)
+        r = ok(tool("zk-msm", "-d", dev, "-g", 7, "-w", "6,6,6,6", "-B", 24, "--resident", "-s", 64, wrap=vg, timeout=300))
+        assert "resident points: 1 point-store load(s)" in r.stderr, r.stderr
         (tmp_path / "x.json").write_text(json.dumps({"points": ["infinity"], "scalars": ["0xzz"]}))
         r = tool("zk-msm", "-d", dev, "-i", tmp_path / "x.json", "-w", "6,6,6,6", "-B", 24, wrap=vg)
         assert r.returncode == 2 and "a scalar is not" in r.stderr, r.stderr

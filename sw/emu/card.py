@@ -50,13 +50,14 @@ PORTS: dict[str, list[str]] = {
     # ends a preimage, many per write; the adapter's counters are the system block's status words 0 and 1
     "PoseidonInband": ["--h2c", "0=s_axis", "--c2h", "0=m_axis", "--axil", "s_axil",
                        "--status", "status_frames,status_partial"],
-    # MsmAxis as on the VU9P design: scalars on H2C 0, points on H2C 1, buckets on C2H 0
+    # MsmAxis as on the VU9P design: scalars on H2C 0, points on H2C 1, buckets on C2H 0, the point store's
+    # channels (if the top has one) on card memory models
     "MsmAxis": ["--h2c", "0=s_axis_scalars", "--h2c", "1=s_axis_points", "--c2h", "0=m_axis_buckets",
-                "--axil", "s_axil"],
+                "--axil", "s_axil", "--mem", "m_axi_mem"],
     # the flash window at its board offset, the flash and ICAPE3 models on the pins (zkflash_model.c)
     "FlashCtrl": ["--axil", "s_axil", "--axil-base", hex(_contract().USER_BAR_FLASH), "--spi", "spi", "--icap", "icap"],
 }
-SOURCES = ["zkemu_harness.cpp", "zkemu_bus.cpp", "zkflash_model.c"]
+SOURCES = ["zkemu_harness.cpp", "zkemu_bus.cpp", "zkemu_mem.cpp", "zkflash_model.c"]
 
 
 def top_kind(top: str) -> str:

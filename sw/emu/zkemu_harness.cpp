@@ -6,6 +6,7 @@
 //         [--freeze-after-writes N] [--dma-error-after-beats N] [--axil-timeout CYCLES] [--grace-cycles N] [--throttle PCT] [--seed N]
 //         [--fst FILE] [--axil-base OFF] [--spi PREFIX --flash-size N --flash-jedec ID --flash-image FILE
 //         --flash-stuck ADDR:MASK --flash-busy PP,SSE,SE,WRSR --flash-status SR] [--icap PREFIX --reload-ms MS]
+//         [--mem PREFIX --mem-latency N --mem-stall PCT --mem-fail-after BEATS]
 //
 // The clock runs while a request is in flight and for --grace-cycles (default 65536) after the last one.
 // --throttle PCT: H2C TVALID and C2H TREADY drop on PCT% of the cycles at random (--seed), as a busy engine's do.
@@ -23,6 +24,12 @@
 // in flight and every later one on its streams end with EIO (the XDMA driver's answer to a descriptor or AXI error)
 // until a system reset; the registers keep answering.  Each injection happens once (a reset disarms it).
 //
+// Card memory: --mem PREFIX serves the top's AXI4 masters PREFIX0, PREFIX1, ... (MsmAxis' point store, m_axi_mem<c>)
+// with the memory model of zkemu_mem.h, one per channel: first read beat --mem-latency cycles after its address
+// (default 40), each beat held back with probability --mem-stall percent (default 10), every response SLVERR after
+// --mem-fail-after beats.  The memory keeps its contents and its bursts in flight across the host's RESET pulse, as
+// the DDR4 controllers of the board design do (they are not on that reset).
+//
 // Flash tops (hw/src/zkspinal/system/FlashCtrl.scala): --axil-base puts the AXI4-Lite window at OFF on the user BAR
 // (0x20000 as on the cards); --spi connects PREFIX_{sclk,ss_n,dq_o,dq_oe,dq_i} to the JEDEC flash model of
 // zkflash_model.c (W# = DQ2 when driven), its contents loaded from and saved to --flash-image (at exit and before a
@@ -32,6 +39,7 @@
 #include "zk_contract.h"
 #include "zkflash_model.h"
 #include "zkemu_bus.h"
+#include "zkemu_mem.h"
 #include "zkemu_proto.h"
 
 #include <cerrno>
@@ -94,7 +102,8 @@ static void usage() {
                     "  [--freeze-after-writes N] [--dma-error-after-beats N] [--grace-cycles N] [--throttle PCT] [--seed N]\n"
                     "  [--axil-timeout CYCLES] [--fst FILE] [--axil-base OFF] [--spi PREFIX] [--flash-size N]\n"
                     "  [--flash-jedec ID] [--flash-image FILE] [--flash-stuck ADDR:MASK]... [--flash-busy PP,SSE,SE,WRSR]\n"
-                    "  [--flash-status SR] [--icap PREFIX] [--reload-ms MS]\n");
+                    "  [--flash-status SR] [--icap PREFIX] [--reload-ms MS]\n"
+                    "  [--mem PREFIX] [--mem-latency N] [--mem-stall PCT] [--mem-fail-after BEATS]\n");
     exit(2);
 }
 
@@ -106,7 +115,8 @@ int main(int argc, char **argv) {
     uint64_t seed = 1;
     int throttle = 0;
     long sys_status_count = -1, sys_revision = SYS_REVISION;
-    std::string spi, icap, flash_image;
+    std::string spi, icap, flash_image, mem_prefix;
+    AxiMemory::Timing mem_timing;
     uint64_t flash_size = 1u << 20, flash_jedec = 0x20BA14, flash_status = 0, reload_ms = 300, axil_base = 0;
     std::vector<std::pair<uint32_t, uint8_t>> stuck;
     uint32_t busy[4] = {2000, 20000, 80000, 1000};
@@ -145,6 +155,10 @@ int main(int argc, char **argv) {
         else if (a == "--flash-status") flash_status = strtoull(v.c_str(), nullptr, 0);
         else if (a == "--flash-image") flash_image = v;
         else if (a == "--reload-ms") reload_ms = strtoull(v.c_str(), nullptr, 0);
+        else if (a == "--mem") mem_prefix = v;
+        else if (a == "--mem-latency") mem_timing.latency = (unsigned)strtoul(v.c_str(), nullptr, 0);
+        else if (a == "--mem-stall") mem_timing.stall_percent = (unsigned)strtoul(v.c_str(), nullptr, 0);
+        else if (a == "--mem-fail-after") mem_timing.fail_after = strtoull(v.c_str(), nullptr, 0);
         else if (a == "--flash-stuck") {
             size_t c = v.find(':');
             if (c == std::string::npos) usage();
@@ -181,6 +195,11 @@ int main(int argc, char **argv) {
     std::vector<const Port *> status_ports;
     const Port *clk, *rstn;
     std::vector<const Port *> spi_ports, icap_ports;
+    std::vector<AxiMemory> mems;
+    if (mem_timing.stall_percent > 90) {
+        fprintf(stderr, "zkemu: --mem-stall %u: at most 90\n", mem_timing.stall_percent);
+        return 2;
+    }
     try {
         clk = &m->need(clock);
         rstn = &m->need(resetn);
@@ -192,6 +211,7 @@ int main(int argc, char **argv) {
             for (const char *n : {"_sclk", "_ss_n", "_dq_o", "_dq_oe", "_dq_i"}) spi_ports.push_back(&m->need(spi + n));
         if (!icap.empty())
             for (const char *n : {"_csib", "_rdwrb", "_i"}) icap_ports.push_back(&m->need(icap + n));
+        if (!mem_prefix.empty()) mems = AxiMemory::all(*m, mem_prefix, mem_timing, seed);
     } catch (std::exception &e) {
         fprintf(stderr, "zkemu: %s\n", e.what());
         return 2;
@@ -402,9 +422,11 @@ int main(int argc, char **argv) {
             for (auto &kv : h2c) kv.second->drive(run && !gap());
             for (auto &kv : c2h) { kv.second->serve_carry(reply); kv.second->drive(run && !gap()); }
             if (lite) lite->drive(run);
+            for (auto &mm : mems) mm.drive(cycles);
             clk->set(0);
             m->eval();
             m->dump(time++);
+            for (auto &mm : mems) mm.sample();
             std::vector<int> fired_h, fired_c;
             for (auto &kv : h2c) if (run && kv.second->fired()) fired_h.push_back(kv.first);
             for (auto &kv : c2h) if (run && kv.second->fired()) fired_c.push_back(kv.first);
@@ -412,6 +434,7 @@ int main(int argc, char **argv) {
             clk->set(1);
             m->eval();
             m->dump(time++);
+            for (auto &mm : mems) mm.advance(cycles);
             cycles++;
             if (flash) { // the flash answers on DQ1; DQ0/2/3 read back pulled up
                 uint64_t dq = spi_ports[2]->get(), oe = spi_ports[3]->get();

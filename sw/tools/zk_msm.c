@@ -9,7 +9,10 @@
  * the other, which avoids the deadlock of seed 002.  --chunk N writes N points per write (the chunked lockstep path,
  * below the FIFO depths) and sets the engine's FRAMING register (packets: TLAST inside a stream allowed, COUNT frames
  * the job); --strict-tlast keeps FRAMING at 0, where a TLAST before a stream's last element is an input error
- * (ERROR bits 1 and 3), for DMA engines that frame a stream as one packet. */
+ * (ERROR bits 1 and 3), for DMA engines that frame a stream as one packet.
+ *
+ * --resident (engines with a point store, MsmAxis_vu9p): the points are loaded into card memory once and each job
+ * streams only its scalars (zk_msm_cards.c); --reuse keeps a store that already holds the points. */
 #include "tool_common.h"
 #include "zk_msm_cards.h"
 #include "zkmsm.h"
@@ -39,6 +42,10 @@ static void usage(FILE *f)
                "      --no-cpu         skip the check against arkworks' CPU MSM\n"
                "  -s, --chunk N        N points per write (even; sets the engine's FRAMING; default: one write per stream)\n"
                "      --strict-tlast   keep FRAMING 0: TLAST only on each stream's last element (with -s: an engine error)\n"
+               "      --resident       load the points into the card's point store first, then stream only the scalars\n"
+               "                       (engines with card memory: CAPACITY > 0)\n"
+               "      --reuse          with --resident: skip the load on a card whose store holds as many points (the\n"
+               "                       same points, loaded by an earlier run: the caller vouches for it)\n"
                TOOL_DEVICES_HELP
                "                       (the MSM is split by windows, one range per card; the host adds the cards'\n"
                "                       buckets; a card that fails is named and its windows retried on another)\n"
@@ -308,13 +315,14 @@ int main(int argc, char **argv)
     tool_dev_init(&t);
     const char *in = NULL, *expect = NULL, *out = NULL, *wspec = "13x13,12x7", *devices = NULL;
     unsigned long long npow = ~0ull, seed = 1, bits = 0, chunk = 0;
-    int cpu = 1, strict = 0;
+    int cpu = 1, strict = 0, resident = 0, reuse = 0;
     static const struct option lo[] = {TOOL_DEV_LONGOPTS, {"input", required_argument, NULL, 'i'},
                                        {"gen", required_argument, NULL, 'g'}, {"seed", required_argument, NULL, 'S'},
                                        {"windows", required_argument, NULL, 'w'}, {"scalar-bits", required_argument, NULL, 'B'},
                                        {"expect", required_argument, NULL, 'x'}, {"output", required_argument, NULL, 'o'},
                                        {"no-cpu", no_argument, NULL, 'C'}, {"chunk", required_argument, NULL, 's'},
-                                       {"strict-tlast", no_argument, NULL, 'T'},
+                                       {"strict-tlast", no_argument, NULL, 'T'}, {"resident", no_argument, NULL, 'R'},
+                                       {"reuse", no_argument, NULL, 'U'},
                                        {"devices", required_argument, NULL, 'D'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int o;
     while ((o = getopt_long(argc, argv, TOOL_DEV_OPTS "i:g:w:B:x:o:s:h", lo, NULL)) != -1) {
@@ -330,6 +338,8 @@ int main(int argc, char **argv)
         case 'o': out = optarg; break;
         case 'C': cpu = 0; break;
         case 'T': strict = 1; break;
+        case 'R': resident = 1; break;
+        case 'U': reuse = 1; break;
         case 'D': devices = optarg; break;
         case 's': chunk = parse_u64("chunk", optarg, 1ull << 32); break;
         case 'h': usage(stdout); return 0;
@@ -338,7 +348,7 @@ int main(int argc, char **argv)
     }
     uint32_t widths[127];
     size_t nw;
-    if (optind != argc || (!in) == (npow == ~0ull) || parse_windows(wspec, widths, &nw)) {
+    if (optind != argc || (!in) == (npow == ~0ull) || parse_windows(wspec, widths, &nw) || (reuse && !resident)) {
         usage(stderr);
         return 2;
     }
@@ -431,7 +441,7 @@ int main(int argc, char **argv)
         rc = msm_check_card(&devs[k], nw, wspec, buckets);
     msm_output mo = {0};
     if (rc == 0) {
-        msm_input mi = {rec, d.scalars, d.n, widths, nw, buckets, t.channel, chunk, strict};
+        msm_input mi = {rec, d.scalars, d.n, widths, nw, buckets, t.channel, chunk, strict, resident, reuse};
         if (chunk && d.n % 2)
             fprintf(stderr, "zk-msm: --chunk needs an even point count; one write per stream\n");
         t0 = now_s();
@@ -501,6 +511,9 @@ int main(int argc, char **argv)
                         "CPU MSM %.3f s\n",
                 d.n, nexc, buckets, (unsigned)(mo.records - buckets), t_load, t_conv, t_run, mo.cycles, mo.busy, per,
                 mo.adders, t_post, t_cpu);
+        if (resident)
+            fprintf(stderr, "zk-msm: resident points: %zu point-store load(s), %.3f s of the engine time\n", mo.loads,
+                    mo.load_s);
     }
     zk_free(rec);
     msm_output_free(&mo);

@@ -11,7 +11,13 @@
  * in the window above it (digit 0 or 1); every card streams every point record.
  *
  * The ranges go to the cards through zk_spread (one job = one range); a card that fails is reset and its range
- * retried on another card. */
+ * retried on another card.
+ *
+ * Resident points (--resident; reference_model/msm_formats.md, "Point store"): before its first range a card loads
+ * every point record into its point store (COUNT, CONTROL bit 2 load, the records on H2C K+1, then STORED must read
+ * COUNT), and each range runs with SOURCE = 1, streaming only its scalars on H2C K.  --reuse skips the load of a card
+ * whose STORED already equals the point count (the same points loaded by an earlier run: fixed bases, new scalars;
+ * the caller vouches that they are the same points). */
 #include "zk_msm_cards.h"
 #include "tool_common.h"
 #include "zkmsm.h"
@@ -60,6 +66,9 @@ typedef struct range_job {
 typedef struct card_state {
     zk_dev *d;
     uint8_t *sc;               /* the masked scalar beats (zk_alloc) */
+    int loaded;                /* --resident: its point store holds the points */
+    int loads;                 /* loads done on it */
+    double load_s;
 } card_state;
 
 typedef struct msm_ctx {
@@ -107,6 +116,81 @@ static int range_failed(zk_dev *d, char *err, size_t errlen, const char *why)
     return -1;
 }
 
+/* `per` elements of `bytes` each, rounded down to a count whose bytes are a multiple of 4 KiB (at least one such
+ * count): every write of a chunked stream then starts 4 KiB aligned in its zk_alloc buffer, as XDMA needs */
+static size_t aligned_elems(size_t per, size_t bytes)
+{
+    size_t a = 4096, b = bytes % 4096;
+    while (b) { /* gcd(bytes, 4096) */
+        size_t t = a % b;
+        a = b;
+        b = t;
+    }
+    size_t m = 4096 / a;
+    return per < m ? m : per - per % m;
+}
+
+/* waits until the engine is idle (no job or load running); 0, or -1 after `ms` milliseconds or a register error */
+static int wait_idle(zk_dev *d, unsigned ms)
+{
+    double until = now_s() + ms / 1000.0;
+    uint32_t st = 0;
+    do {
+        if (zk_reg_read(d, ZK_MSM_CONTROL, &st))
+            return -1;
+        if (st & ZK_MSM_STATUS_IDLE)
+            return 0;
+    } while (now_s() < until && !zk_interrupted());
+    return -1;
+}
+
+/* every point record into card c's point store (see the header); 0, or -1 through range_failed */
+static int load_points(card_state *c, const msm_input *in, char *err, size_t errlen)
+{
+    zk_dev *d = c->d;
+    uint32_t cap = 0, stored = 0, e = 0, eidx = 0;
+    if (zk_reg_read(d, ZK_MSM_CAPACITY, &cap) || zk_reg_read(d, ZK_MSM_STORED, &stored))
+        return range_failed(d, err, errlen, zk_error(d));
+    if (cap == 0 || in->n > cap) {
+        char why[200];
+        if (cap == 0)
+            snprintf(why, sizeof why, "the engine has no point store (CAPACITY 0): run without --resident");
+        else
+            snprintf(why, sizeof why, "its point store holds %u points, the MSM has %zu (--resident)", cap, in->n);
+        return range_failed(d, err, errlen, why);
+    }
+    if (in->reuse && stored == in->n) {
+        c->loaded = 1;
+        return 0;
+    }
+    double t0 = now_s();
+    if (zk_reg_write(d, ZK_MSM_CONTROL, 2) || zk_reg_write(d, ZK_MSM_COUNT, (uint32_t)in->n) ||
+        zk_reg_write(d, ZK_MSM_FRAMING, in->chunk && !in->strict) || zk_reg_write(d, ZK_MSM_CONTROL, 4))
+        return range_failed(d, err, errlen, zk_error(d));
+    size_t per = in->chunk ? aligned_elems(in->chunk, REC) : in->n;
+    for (size_t i = 0; i < in->n; i += per) {
+        size_t k = in->n - i < per ? in->n - i : per;
+        if (zk_write(d, in->channel + 1, in->rec + i * REC, k * REC))
+            return range_failed(d, err, errlen, zk_error(d));
+    }
+    /* the last writes are acknowledged by the memory before STORED counts them */
+    if (wait_idle(d, 10000))
+        return range_failed(d, err, errlen, "the point store load did not finish within 10 s");
+    if (zk_reg_read(d, ZK_MSM_ERROR, &e) || zk_reg_read(d, ZK_MSM_ERROR_INDEX, &eidx) ||
+        zk_reg_read(d, ZK_MSM_STORED, &stored))
+        return range_failed(d, err, errlen, zk_error(d));
+    if (e || stored != in->n) {
+        char bits[400], why[600];
+        snprintf(why, sizeof why, "the point store load failed: STORED %u of %zu, ERROR 0x%x at element %u:%s", stored,
+                 in->n, e, eidx, error_bits(e, bits, sizeof bits));
+        return range_failed(d, err, errlen, why);
+    }
+    c->loaded = 1;
+    c->loads++;
+    c->load_s += now_s() - t0;
+    return 0;
+}
+
 /* zk_spread's job: window range `first` (count 1) on card k */
 static int run_range(void *vx, int k, size_t first, size_t count, char *err, size_t errlen)
 {
@@ -124,6 +208,13 @@ static int run_range(void *vx, int k, size_t first, size_t count, char *err, siz
     if (r->w1 == in->nw)
         hi = 256; /* the top window takes every remaining bit */
     masked_scalars(in, c->sc, lo, hi);
+    if (in->resident) { /* a reset card (a failed range) has lost its STORED count: load again */
+        uint32_t stored = 0;
+        if (c->loaded && (zk_reg_read(d, ZK_MSM_STORED, &stored) || stored != in->n))
+            c->loaded = 0;
+        if (!c->loaded && load_points(c, in, err, errlen))
+            return -1;
+    }
     uint32_t partials = 0;
     if (zk_reg_read(d, ZK_MSM_PARTIALS, &partials))
         return range_failed(d, err, errlen, zk_error(d));
@@ -136,11 +227,28 @@ static int run_range(void *vx, int k, size_t first, size_t count, char *err, siz
     r->records = records;
     r->partials = partials;
     /* a clean start: soft reset (clears a previous job's error, empties the input FIFOs), COUNT, start */
-    if (zk_reg_write(d, ZK_MSM_CONTROL, 2) || zk_reg_write(d, ZK_MSM_COUNT, (uint32_t)in->n) ||
-        zk_reg_write(d, ZK_MSM_FRAMING, in->chunk && !in->strict) || zk_reg_write(d, ZK_MSM_CONTROL, 1))
+    /* SOURCE (engines with a point store) says where this job's points come from; it stays as written */
+    uint32_t cap = 0;
+    if (zk_reg_write(d, ZK_MSM_CONTROL, 2) || zk_reg_read(d, ZK_MSM_CAPACITY, &cap) ||
+        zk_reg_write(d, ZK_MSM_COUNT, (uint32_t)in->n) || zk_reg_write(d, ZK_MSM_FRAMING, in->chunk && !in->strict) ||
+        (cap && zk_reg_write(d, ZK_MSM_SOURCE, c->loaded ? 1 : 0)) || zk_reg_write(d, ZK_MSM_CONTROL, 1))
         return range_failed(d, err, errlen, zk_error(d));
     size_t per = in->chunk ? (in->chunk + 1) / 2 : 0, sbeats = (in->n + 1) / 2, ch;
     zk_stream s[2];
+    char why[1400] = "";
+    if (c->loaded) { /* resident: the scalars alone, in chunks of `per` beats or one write */
+        size_t step = per ? aligned_elems(per, 64) : sbeats, np = (sbeats + step - 1) / step;
+        zk_packet *pk = calloc(np, sizeof *pk);
+        if (!pk)
+            die("out of memory");
+        for (size_t i = 0; i < np; i++)
+            pk[i] = (zk_packet){c->sc + i * step * 64, (i + 1 == np ? sbeats - i * step : step) * 64};
+        zk_job job = {in->channel, in->channel, pk, np, r->readout, records * REC, NULL, 0, NULL};
+        if (zk_run_job(d, &job))
+            snprintf(why, sizeof why, "%s", zk_error(d));
+        free(pk);
+        goto done;
+    }
     if (per && in->n % 2 == 0) { /* elements = pairs of points (one scalar beat, two records) */
         s[0] = (zk_stream){in->channel, c->sc, 64, sbeats};
         s[1] = (zk_stream){in->channel + 1, in->rec, 2 * REC, in->n / 2};
@@ -150,9 +258,9 @@ static int run_range(void *vx, int k, size_t first, size_t count, char *err, siz
         s[1] = (zk_stream){in->channel + 1, in->rec, in->n * REC, 1};
         ch = 1;
     }
-    char why[1400] = "";
     if (zk_run_pair(d, s, ch, ZK_PAIR_PARALLEL, in->channel, r->readout, records * REC))
         snprintf(why, sizeof why, "%s", zk_error(d));
+done:;
     uint32_t e = 0, eidx = 0;
     if (zk_reg_read(d, ZK_MSM_ERROR, &e) || zk_reg_read(d, ZK_MSM_ERROR_INDEX, &eidx) || zk_reg_read(d, ZK_MSM_CYCLES, &r->cycles) ||
         zk_reg_read(d, ZK_MSM_BUSY, &r->busy) || zk_reg_read(d, ZK_MSM_ADDERS, &r->adders))
@@ -217,6 +325,8 @@ int msm_run(zk_dev *devs, int n, const msm_input *in, msm_output *out)
         }
         out->engine_partials = ranges[0].partials;
         out->ranges = nr;
+        for (int k = 0; k < n; k++)
+            out->loads += (size_t)cards[k].loads, out->load_s += cards[k].load_s;
         if (n > 1) {
             for (int k = 0; k < n; k++)
                 fprintf(stderr, "zk-msm: card %s: %zu window range(s), %.3f s busy%s\n", names[k], st[k].items,

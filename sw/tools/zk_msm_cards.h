@@ -18,6 +18,8 @@ typedef struct msm_input {
     int channel;               /* scalars on h2c K, points on h2c K+1, buckets on c2h K */
     size_t chunk;              /* points per write (--chunk), 0: one write per stream */
     int strict;                /* --strict-tlast */
+    int resident;              /* --resident: the points go into each card's point store once, the jobs stream scalars */
+    int reuse;                 /* --reuse: a card whose store already holds n points (STORED) is not loaded again */
 } msm_input;
 
 typedef struct msm_output {
@@ -26,6 +28,8 @@ typedef struct msm_output {
     uint32_t engine_partials;  /* the PARTIALS register of the first range's card */
     uint32_t cycles, busy, adders, adder_busy[MAX_ADDERS]; /* summed over the ranges */
     size_t ranges;             /* window ranges the MSM was split into */
+    size_t loads;              /* --resident: point-store loads done (0 when every card reused its store) */
+    double load_s;             /* their seconds, summed */
 } msm_output;
 
 /* the card answers, has nw windows and a sane PARTIALS: 0, else 1 (device) or 2 (layout) after a message */
