@@ -45,7 +45,8 @@ PLAN: dict[str, tuple[str, list[str], list[str]]] = {
     "poseidon": ("poseidon", ["--also", "arity2,small", "--synth-also", "arity2"],
                  ["--config", "small", "--no-synth", "--hashes", "200", "--sweep-grid", "1,2/1,2/2,8"]),
     # the quick MSM run pays the VU9P twin's fixed bucket clear and read-out (~310k cycles) per set: five sets
-    "msm": ("msm", [], ["--no-synth", "--npows", "11", "--adversarial-npow", "9", "--sample-cycles", "128",
+    # the VU9P engine keeps its points in card memory: the hot sets and a random set again from its point store
+    "msm": ("msm", ["--resident", "half_ones,below16,random"], ["--no-synth", "--npows", "11", "--adversarial-npow", "9", "--sample-cycles", "128",
                         "--sets", "half_ones,below16,zero,hammer,equal"]),
     "poseidon-model": ("poseidon_model", [], ["--arities", "2,8,11", "--seconds", "0.3", "--jobs", "2"]),
     "msm-host": ("msm_host", [], ["--npow", "12", "--reps", "1"]),

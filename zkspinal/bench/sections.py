@@ -346,11 +346,12 @@ def msm(data: dict, out: Path) -> tuple[str, dict]:
     mhz = data.get("mhz", anchors.HARDCAML["mhz"])
     h = anchors.HARDCAML
     rows = data["rows"]
-    lines = ["| scalar set | points | additions | cycles | accumulate cycles | busy per adder | stalls | deferred | "
-             "spilled | buckets checked |", "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| scalar set | points from | points | additions | cycles | accumulate cycles | busy per adder | stalls | "
+             "deferred | spilled | buckets checked |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         busy = " / ".join(f"{b:.2%}" for b in r.get("adder_busy_frac", [r["busy_frac"]]))
-        lines.append(f"| {r['set']} | {r['points']:,} | {r['additions']:,} | {r['cycles']:,} | {r['acc_cycles']:,} | "
+        source = "point store" if r.get("source") == "store" else "stream"
+        lines.append(f"| {r['set']} | {source} | {r['points']:,} | {r['additions']:,} | {r['cycles']:,} | {r['acc_cycles']:,} | "
                      f"{busy} | {r['stalls']:,} | {r['deferred']:,} | {r.get('spilled', 0):,} | "
                      f"{'yes' if r['checked'] else 'no' if r['checked'] is False else 'not checked'} |")
     A, S = data.get("adders", 1), data.get("shared_windows", 0)
@@ -364,14 +365,15 @@ def msm(data: dict, out: Path) -> tuple[str, dict]:
                     "for room in a retry queue, deferred = additions whose bucket was busy, spilled = additions into "
                     "partial buckets. Every set's buckets (partial records merged) equal the model's as curve "
                     "points; the all-equal, r-1 and alternating sets are correct but slower (ten hot buckets per "
-                    "adder at once)."]
+                    "adder at once). Points from the point store: loaded into card memory first (memory models: 40 "
+                    "cycles to a read's first beat, 10 % of the beats held back), the job streams only scalars."]
     for r in rows:
         if r.get("port_bound_frac") is not None:
             lines += ["", f"{r['set']} 2^{r['npow']}: {r['additions'] / r['points']:.2f} additions per point; the "
                           f"point port (three beats a point) bounds each adder at {r['port_bound_frac']:.1%} busy, "
                           f"and the lowest adder reaches {min(r['adder_busy_frac']) / r['port_bound_frac']:.0%} of "
                           f"that bound."]
-    figs = {"mhz": mhz, "rows": [{k: r.get(k) for k in ("set", "npow", "points", "additions", "cycles", "acc_cycles",
+    figs = {"mhz": mhz, "rows": [{k: r.get(k) for k in ("set", "source", "npow", "points", "additions", "cycles", "acc_cycles",
                                                         "busy", "busy_frac", "adder_busy_frac", "other_cycles")}
                                  for r in rows],
             "projection": None, "synth": None, "timelines": {}, "plots": []}

@@ -21,16 +21,21 @@ def layout_of(top: str) -> msm.WindowLayout:
 
 
 def run_engine(top: str, scalars, records, seed: int = 1, throttle: float = 0.0, harness: str = "cpp",
-               sample: int = 0) -> dict:
+               sample: int = 0, resident: bool = False) -> dict:
     """Streams one job through the simulated engine; returns its counters and buckets[j][k-1] (tuples).
     harness: "cpp" (sw/emu/bench_msm_axis.cpp, fast) or "cocotb" (zkspinal/tb/msm_axis_tb.py run_job).
-    sample > 0 (cpp only): `samples` holds the busy/stall/phase registers read every `sample` cycles."""
+    sample > 0 (cpp only): `samples` holds the busy/stall/phase registers read every `sample` cycles.
+    resident (cpp only, a top with a point store): the points are loaded into card memory first and the job streams
+    only its scalars (zkspinal.sim.msm_harness.run)."""
     from zkspinal.sim import simrun
 
+    if resident and harness != "cpp":
+        raise ValueError("resident jobs run on the C++ harness")
     if harness == "cpp":
         from zkspinal.sim import msm_harness as msm_cpp
 
-        res = msm_cpp.run(top, scalars, records, pause=int(100 * throttle), seed=seed, sample=sample)
+        res = msm_cpp.run(top, scalars, records, pause=int(100 * throttle), seed=seed, sample=sample,
+                          resident=resident)
         if res["error"]:
             raise RuntimeError(f"engine error {res['error']:#x}")
         return res

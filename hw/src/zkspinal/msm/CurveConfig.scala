@@ -63,7 +63,7 @@ case class MsmConfig(
   require(windows.forall(w => w >= 2 && w <= 22), "window widths must be 2..22 bits")
   require(windows.sum >= scalarBits, s"windows cover ${windows.sum} bits; scalars have $scalarBits")
   require(retryDepth >= 4 && isPow2(retryDepth), "the retry queue depth must be a power of two >= 4")
-  require(partialSlots >= 2 && partialSlots <= 64, "2 to 64 partial buckets per adder")
+  require(partialSlots >= 2 && partialSlots <= 128, "2 to 128 partial buckets per adder")
   require(scalarFifoDepth >= 2 && pointFifoDepth >= 2, "FIFO depths must be >= 2")
   private def isPow2(x: Int) = x > 0 && (x & (x - 1)) == 0
 
@@ -96,7 +96,7 @@ case class MsmConfig(
 object MsmConfig {
   /** Hardcaml's layout (13 windows of 13 bits, 7 of 12 bits) on BLS12-377: the board configurations. */
   /** Hardcaml's layout on two adders, the points resident in four DDR4 channels (16 GiB each) */
-  val vu9p = MsmConfig("vu9p", adders = 2, partialSlots = 64,
+  val vu9p = MsmConfig("vu9p", adders = 2, partialSlots = 128, retryDepth = 64,
     pointStore = Some(PointStoreConfig(channels = 4, addressBits = 34)))
   val c1100 = MsmConfig("c1100")
   /** Four 6-bit windows and scalars below 2^24: 32 + 32 + 32 + 64 buckets, hazards on almost every point;
