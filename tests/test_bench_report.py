@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -292,3 +293,18 @@ def test_readme_merge_replaces_only_the_reports_sections():
                     row.format("`Q`", "zkspinal, yosys", 22), row.format("T", "Vivado, published", 30)]
     assert merged.index("### PC2") < merged.index(readme.AREA) < merged.index(readme.ANCHORS)
     assert readme.merge(merged, report) == merged  # merging the same report again changes nothing
+
+
+def test_report_reuses_measured_cores(report, tmp_path):
+    """`bench report --only A,B --reuse A,B`: the cores' JSON of an earlier run reported as it is, nothing measured
+    again; the report names the command and the sections of those cores only."""
+    out = tmp_path / "bench"
+    shutil.copytree(report, out)
+    (out / "report.md").unlink()
+    from zkspinal.bench import report as rep
+    assert rep.main(["--quick", "--out", str(out), "--only", "poseidon-model,poseidon",
+                     "--reuse", "poseidon-model,poseidon", "--jobs", "0"]) == 0
+    md = (out / "report.md").read_text()
+    assert "`./run.sh bench --quick --only poseidon-model,poseidon`" in md
+    assert "## Poseidon (PoseidonAxis)" in md and "## PC2 of one 32 GiB sector" in md and "## MSM" not in md
+    assert md.count("_(an earlier run;") == 2

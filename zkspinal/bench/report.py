@@ -1,7 +1,8 @@
 """One benchmark report: every core's measured figures, the projections, the area (LUTs per DSP48E2) beside the
 published designs', the published anchors, the CPU baselines.
 
-    python -m zkspinal.bench report [--quick] [--out build/bench]      (./run.sh bench [--quick])
+    python -m zkspinal.bench report [--quick] [--out build/bench] [--only CORES] [--reuse CORES]
+                                                                      (./run.sh bench [--quick])
 
 Runs each benchmark module with --json into OUT/<core>.json (its printed output into OUT/<core>.log), then writes
 OUT/report.md, OUT/report.json (the same figures, for checks) and PNG plots (Keccak rate against LUTs, Poseidon hash
@@ -119,7 +120,8 @@ def write_report(results: dict, out: Path, quick: bool, only: str | None = None)
     figures = {}
     for core, res in results.items():
         md, fig = sections.render(core, res["data"], out)
-        lines += [md, f"_({res['seconds']:.0f} s; full output in `{Path(res['log']).name}`)_", ""]
+        took = "an earlier run" if res["seconds"] is None else f"{res['seconds']:.0f} s"
+        lines += [md, f"_({took}; full output in `{Path(res['log']).name}`)_", ""]
         figures[core] = fig
     pc2 = sections.pc2({core: res["data"] for core, res in results.items()})
     if pc2:
@@ -187,6 +189,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="small sizes: about 10 minutes on 2 cores")
     ap.add_argument("--out", type=Path, default=ROOT / "build" / "bench")
     ap.add_argument("--only", help="comma-separated cores (default: all)")
+    ap.add_argument("--reuse", default="",
+                    help="comma-separated cores whose OUT/<core>.json from an earlier run of the same arguments is "
+                         "reported as it is, not measured again")
     ap.add_argument("--jobs", type=int,
                     help="yosys runs started ahead of the benchmarks that need them (default: CPUs - 1, with --quick "
                          "CPUs: its simulations are short; 0: none)")
@@ -198,6 +203,13 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"unknown core(s) {', '.join(unknown)}; known: {', '.join(PLAN)}")
     if args.jobs is None:
         args.jobs = max(1, (os.cpu_count() or 2) - (0 if args.quick else 1))
+    reused = {}
+    for core in filter(None, args.reuse.split(",")):
+        f = args.out / f"{core}.json"
+        if core not in cores or not f.exists():
+            ap.error(f"--reuse {core}: not among the cores, or {f} is missing")
+        reused[core] = {"data": json.loads(f.read_text()), "seconds": None, "log": str(args.out / f"{core}.log")}
+    cores = [c for c in cores if c not in reused]
     first = [c for c in cores if c in CPU_BOUND]
     # the simulations that wait for no yosys result run while the others' yosys runs go on
     wants = {c: synth_targets(c, args.quick) for c in cores if c not in CPU_BOUND}
@@ -222,7 +234,9 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if ahead:
             ahead.close(abort=not ok)
-    report = write_report({c: results[c] for c in cores}, args.out, args.quick, args.only)
+    results |= reused
+    order = [c for c in (args.only.split(",") if args.only else PLAN) if c in results]
+    report = write_report({c: results[c] for c in order}, args.out, args.quick, args.only)
     print(f"report: {report}")
     return 0
 
