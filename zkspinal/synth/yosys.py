@@ -30,9 +30,12 @@ CACHE = ROOT / "build" / "synth"
 # part of every cache key: bump when the figures computed from a netlist change (2: lut_sites, 3: DSP cascades)
 ANALYSIS_VERSION = b"3"
 
+# cells whose outputs start a path and whose inputs end one: registers, shift registers, block and distributed RAMs
+# (every LUTRAM primitive synth_xilinx maps to: their writes are clocked), DSP slices
 SEQUENTIAL = {"FDRE", "FDSE", "FDCE", "FDPE", "LDCE", "LDPE", "SRL16E", "SRLC32E", "RAMB18E2", "RAMB36E2",
-              "URAM288", "URAM288_BASE", "RAM32M", "RAM64M", "RAM32X1D", "RAM64X1D", "RAM128X1D", "RAM32M16",
-              "RAM64M8", "DSP48E2"}
+              "URAM288", "URAM288_BASE", "RAM32M", "RAM64M", "RAM32X1D", "RAM64X1D", "RAM128X1D", "RAM256X1D",
+              "RAM32X1S", "RAM64X1S", "RAM128X1S", "RAM256X1S", "RAM512X1S", "RAM32M16", "RAM64M8", "RAM64X8SW",
+              "RAM32X16DR8", "DSP48E2"}
 LUTS = {f"LUT{i}" for i in range(1, 7)}
 TRANSPARENT = {"MUXF7", "MUXF8", "MUXF9", "INV", "BUFG", "IBUF", "OBUF"}  # no LUT level of their own
 
@@ -177,6 +180,8 @@ def _depth(module: dict) -> dict:
                     if isinstance(b, int) and b in driver:
                         yield port, driver[b][0]
 
+    expanded: set[str] = set()  # cells whose inputs are on the stack: one met again is a combinational loop
+
     def node_arrival(root):
         stack = [root]
         while stack:
@@ -191,8 +196,14 @@ def _depth(module: dict) -> dict:
                 continue
             pending = [d for _, d in inputs_of(n) if d not in arrival and cells[d]["type"] not in SEQUENTIAL]
             if pending:
+                loop = [d for d in pending if d in expanded]
+                if loop or n in expanded:
+                    raise ValueError(f"combinational loop through {cells[loop[0] if loop else n]['type']} "
+                                     f"{loop[0] if loop else n} (a cell type missing from SEQUENTIAL?)")
+                expanded.add(n)
                 stack.extend(pending)
                 continue
+            expanded.discard(n)
             luts, chains = 0, 0
             for port, d in inputs_of(n):
                 dl, dc = arrival.get(d, (0, 0)) if cells[d]["type"] not in SEQUENTIAL else (0, 0)
