@@ -308,3 +308,22 @@ def test_report_reuses_measured_cores(report, tmp_path):
     assert "`./run.sh bench --quick --only poseidon-model,poseidon`" in md
     assert "## Poseidon (PoseidonAxis)" in md and "## PC2 of one 32 GiB sector" in md and "## MSM" not in md
     assert md.count("_(an earlier run;") == 2
+
+
+def test_depth_stops_at_lutram_and_names_a_loop():
+    """The depth walk (zkspinal.synth.yosys._depth): a LUTRAM whose written data comes from its own read (a
+    read-modify-write) ends a path like a register, and a real combinational loop raises, naming a cell of it (it
+    used to grow the walk's stack until memory ran out)."""
+    from zkspinal.synth import yosys as ys
+
+    def cell(t, ins, outs):
+        return {"type": t, "port_directions": {**{p: "input" for p in ins}, **{p: "output" for p in outs}},
+                "connections": {**ins, **outs}}
+    ram = {"cells": {"ram": cell("RAM256X1D", {"D": [5], "A": [1]}, {"DPO": [4]}),
+                     "lut": cell("LUT2", {"I0": [4]}, {"O": [5]}),
+                     "ff": cell("FDRE", {"D": [4]}, {"Q": [6]})}, "ports": {}}
+    assert ys._depth(ram)["lut_levels"] == 1
+    loop = {"cells": {"a": cell("LUT2", {"I0": [3]}, {"O": [2]}), "b": cell("LUT2", {"I0": [2]}, {"O": [3]}),
+                      "ff": cell("FDRE", {"D": [3]}, {"Q": [4]})}, "ports": {}}
+    with pytest.raises(ValueError, match="combinational loop through LUT2"):
+        ys._depth(loop)
