@@ -233,8 +233,7 @@ static int run_range(void *vx, int k, size_t first, size_t count, char *err, siz
         zk_reg_write(d, ZK_MSM_COUNT, (uint32_t)in->n) || zk_reg_write(d, ZK_MSM_FRAMING, in->chunk && !in->strict) ||
         (cap && zk_reg_write(d, ZK_MSM_SOURCE, c->loaded ? 1 : 0)) || zk_reg_write(d, ZK_MSM_CONTROL, 1))
         return range_failed(d, err, errlen, zk_error(d));
-    size_t per = in->chunk ? (in->chunk + 1) / 2 : 0, sbeats = (in->n + 1) / 2, ch;
-    zk_stream s[2];
+    size_t per = in->chunk ? (in->chunk + 1) / 2 : 0, sbeats = (in->n + 1) / 2;
     char why[1400] = "";
     if (c->loaded) { /* resident: the scalars alone, in chunks of `per` beats or one write */
         size_t step = per ? aligned_elems(per, 64) : sbeats, np = (sbeats + step - 1) / step;
@@ -247,20 +246,21 @@ static int run_range(void *vx, int k, size_t first, size_t count, char *err, siz
         if (zk_run_job(d, &job))
             snprintf(why, sizeof why, "%s", zk_error(d));
         free(pk);
-        goto done;
+    } else {
+        zk_stream s[2];
+        size_t ch;
+        if (per && in->n % 2 == 0) { /* elements = pairs of points (one scalar beat, two records) */
+            s[0] = (zk_stream){in->channel, c->sc, 64, sbeats};
+            s[1] = (zk_stream){in->channel + 1, in->rec, 2 * REC, in->n / 2};
+            ch = per;
+        } else { /* each stream in one write */
+            s[0] = (zk_stream){in->channel, c->sc, sbeats * 64, 1};
+            s[1] = (zk_stream){in->channel + 1, in->rec, in->n * REC, 1};
+            ch = 1;
+        }
+        if (zk_run_pair(d, s, ch, ZK_PAIR_PARALLEL, in->channel, r->readout, records * REC))
+            snprintf(why, sizeof why, "%s", zk_error(d));
     }
-    if (per && in->n % 2 == 0) { /* elements = pairs of points (one scalar beat, two records) */
-        s[0] = (zk_stream){in->channel, c->sc, 64, sbeats};
-        s[1] = (zk_stream){in->channel + 1, in->rec, 2 * REC, in->n / 2};
-        ch = per;
-    } else { /* each stream in one write */
-        s[0] = (zk_stream){in->channel, c->sc, sbeats * 64, 1};
-        s[1] = (zk_stream){in->channel + 1, in->rec, in->n * REC, 1};
-        ch = 1;
-    }
-    if (zk_run_pair(d, s, ch, ZK_PAIR_PARALLEL, in->channel, r->readout, records * REC))
-        snprintf(why, sizeof why, "%s", zk_error(d));
-done:;
     uint32_t e = 0, eidx = 0;
     if (zk_reg_read(d, ZK_MSM_ERROR, &e) || zk_reg_read(d, ZK_MSM_ERROR_INDEX, &eidx) || zk_reg_read(d, ZK_MSM_CYCLES, &r->cycles) ||
         zk_reg_read(d, ZK_MSM_BUSY, &r->busy) || zk_reg_read(d, ZK_MSM_ADDERS, &r->adders))
