@@ -66,10 +66,10 @@ def _instances(modules: dict, top: str) -> dict:
     return counts
 
 
-# Modules registered on both sides: the arithmetic cores (FlowCore: operand() and the final RegNext) and the MSM
-# bucket memories (a RAM's address and data ports are its registers).  The depth pass keeps them as black boxes
+# Modules registered on both sides: the arithmetic cores (FlowCore: operand() and the final RegNext; ModSum is one)
+# and the MSM bucket memories (a RAM's address and data ports are its registers).  The depth pass keeps them as black boxes
 # (path endpoints) and flattens everything else.
-REGISTERED_CORES = ("MontgomeryMul", "ExpandedConstMul", "ConstMul", "ModAdd", "ModSub", "KaratsubaMul",
+REGISTERED_CORES = ("MontgomeryMul", "ExpandedConstMul", "ConstMul", "ModAdd", "ModSub", "ModSum", "KaratsubaMul",
                     "BucketMemory")
 
 
