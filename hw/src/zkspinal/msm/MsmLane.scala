@@ -181,21 +181,22 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   private val claims = Reg(UInt(log2Up(S + 1) bits)) init (0)
   private val freeSlot = claims.resize(log2Up(S))
   private val anyFree = claims < S
-  private val claimedLast = RegInit(False)   // a partial bucket was claimed last cycle (its owner is news to dOwns)
-  private val claimedOh = RegNext(UIntToOh(freeSlot, S))
-  private val owns = dOwns | (claimedOh & B(S bits, default -> (claimedLast && sameAsLast)))
+  // the partial bucket claimed last cycle for this very bucket (its owner is news to dOwns), one register per slot
+  private val freshOwns = Reg(Bits(S bits)) init (0)
+  private val owns = dOwns | freshOwns
   private val lastMain = tags(0).valid && !tags(0).partial   // tags(0) is last cycle's issue
   private val mainBusy = dHazard || (lastMain && sameAsLast)
   private val ownsIdle = owns & ~partialBusy.asBits
-  // the lowest idle partial bucket this bucket owns: x(s) and no lower x (a prefix OR, no carry chain)
+  // the lowest idle partial bucket this bucket owns: one-hot (x(s) and no lower x: a prefix OR, no carry chain) for
+  // the busy flags, and its index from MsmLane.lowestSet's tree (an OR-encoder of the one-hot would add levels)
   private val ownedFirst = Vec((0 until S).map(s => ownsIdle(s) && !(if (s == 0) False else ownsIdle(s - 1 downto 0).orR)))
-  private val useOwned = ownsIdle.orR
+  private val (useOwned, ownedSlot) = MsmLane.lowestSet(ownsIdle)
   private val mayClaim = d.retried && anyFree
   private val issueMain = dValid && !mainBusy
   private val issuePartial = dValid && mainBusy && (useOwned || mayClaim)
   private val claim = issuePartial && !useOwned
   private val defer = dValid && mainBusy && !useOwned && !mayClaim
-  private val slot = Mux(useOwned, OHToUInt(ownedFirst), freeSlot)
+  private val slot = Mux(useOwned, ownedSlot.resize(log2Up(S)), freeSlot)
 
   retry.io.push.valid := defer
   retry.io.push.payload.bucket := d.bucket
@@ -203,7 +204,8 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   retry.io.push.payload.q := d.q
   retry.io.push.payload.retried := True
   retry.io.push.payload.stamp := now
-  claimedLast := claim
+  freshOwns := UIntToOh(freeSlot, S) & B(S bits, default -> (claim && c.bucket.window === d.bucket.window &&
+    c.bucket.addr === d.bucket.addr))
   when(claim) { owned(freeSlot) := True; owner(freeSlot) := d.bucket; claims := claims + 1 }
   private val taking = Mux(useOwned, ownedFirst.asBits, UIntToOh(freeSlot, S)) // one-hot: the slot issued to
   private val wbSoon = tags(hazardStages - 1) // its bucket is free for the decision of the next cycle
@@ -234,7 +236,7 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   }
   when(abort) {
     tags.foreach(_.valid := False)
-    cValid := False; dValid := False; claimedLast := False
+    cValid := False; dValid := False; freshOwns := 0
     taken := 0
     owned.foreach(_ := False); partialBusy.foreach(_ := False); claims := 0
   }
@@ -289,6 +291,26 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
     m.io.write.payload.address := Mux(wbHere, wb.bucket.addr, Mux(clearHere, clear.payload.resize(cfg.addrBits),
       got.bucket.addr))
     m.io.write.payload.data := Mux(wbHere, wbData, identity)
+  }
+}
+
+object MsmLane {
+  /** (some bit of x is set, the index of the lowest set bit; any index when none is), as a tree of four-way
+    * choices: a node takes its index's top two bits from which of its four parts is the first with a bit set (four
+    * inputs) and the rest from that part (four flags and four index bits: a LUT6 and a MUXF7), so each node is
+    * about one LUT level and 128 bits take four (a two-way node on top when the width is 2^odd). */
+  def lowestSet(x: Bits): (Bool, UInt) = {
+    val w = x.getWidth
+    if (w == 1) return (x(0), U(0, 0 bits))
+    val padded = 1 << log2Up(w)
+    val parts = if (log2Up(padded) % 2 == 1) 2 else 4 // a two-way node at the top when the width is 2^odd
+    val size = padded / parts
+    val xs = x.resize(padded)
+    val sub = (0 until parts).map(i => lowestSet(xs(i * size, size bits)))
+    val anys = sub.map(_._1)
+    val first = OHToUInt(OHMasking.first(Vec(anys).asBits)) // parts <= 4: one LUT per bit
+    val low = if (size == 1) U(0, 0 bits) else PriorityMux(anys.zip(sub.map(_._2))) // the last part's flag is not read
+    (anys.reduce(_ || _), (first ## low).asUInt)
   }
 }
 
