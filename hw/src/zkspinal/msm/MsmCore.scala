@@ -152,9 +152,13 @@ class MsmCore(val cfg: MsmConfig) extends Component {
   private val roFinished = RegInit(False)   // every record requested
   private val roPart = Reg(UInt(log2Up(N * S) bits)) init (0) // partial record: lane roPart / S, slot roPart % S
   private val fifoDepth = 16
+  require(isPow2(fifoDepth))
   private val records = StreamFifo(ReadOutRecord(cfg), fifoDepth)
   private val inFlight = Reg(UInt(log2Up(fifoDepth + 1) bits)) init (0)
-  private val room = inFlight +^ records.io.occupancy < fifoDepth
+  // requests in flight plus records in the FIFO, kept as one counter (<= fifoDepth) so that `room` is its top bit
+  // (fifoDepth a power of two) and not a sum and a compare after the FIFO's pointer difference
+  private val reserved = Reg(UInt(log2Up(fifoDepth + 1) bits)) init (0)
+  private val room = !reserved.msb
   private val roIssue = phase === MsmPhase.READOUT && !roFinished && room
   private val reqLane = Mux(roBuckets, (roPart / S).resize(log2Up(N) max 1), segLane(roSeg))
   for ((lane, l) <- lanes.zipWithIndex) {
@@ -171,7 +175,12 @@ class MsmCore(val cfg: MsmConfig) extends Component {
   records.io.push.valid := returned.map(_.valid).orR && phase === MsmPhase.READOUT
   records.io.push.payload := (if (N == 1) returned.head.payload else MuxOH(Vec(returned.map(_.valid)), Vec(returned.map(_.payload))))
   records.io.flush := io.abort || startNow
-  inFlight := inFlight + U(roIssue) - U(records.io.push.fire)
+  /** x + 1 when up and not down, x - 1 when down and not up (two increments side by side: one carry chain a path) */
+  private def step(x: UInt, up: Bool, down: Bool): UInt = Mux(up && !down, x + 1, Mux(down && !up, x - 1, x))
+  private val inFlightNext = step(inFlight, roIssue, records.io.push.fire)
+  inFlight := inFlightNext
+  // a flush empties the FIFO (StreamFifo: the flush wins over that cycle's push and pop)
+  reserved := Mux(records.io.flush, inFlightNext, step(reserved, roIssue, records.io.pop.fire))
   when(roIssue) {
     when(roBuckets) {
       roPart := roPart + 1

@@ -82,8 +82,11 @@ class PointStore(sc: PointStoreConfig, pointBits: Int) extends Component {
   private val toChannel = StreamDemux(io.store, if (C == 1) U(0) else loadTurn, C)
   when(io.store.fire) { loadTurn := loadTurn + 1 } // wraps at C (a power of two)
   when(start) { loadTurn := 0 }
-  private val acked = Vec.fill(C)(Reg(UInt(32 bits)) init (0))
-  io.written := acked.reduceBalancedTree(_ + _)
+  // one counter of every channel's OKAY responses (a register: MsmAxis compares it with COUNT and reports it)
+  private val acks = Bits(C bits)
+  private val written = Reg(UInt(32 bits)) init (0)
+  written := Mux(start, U(0, 32 bits), written + CountOne(acks))
+  io.written := written
   private val errors = Bits(2 * C bits)
 
   private class Channel(c: Int) extends Area {
@@ -129,10 +132,9 @@ class PointStore(sc: PointStoreConfig, pointBits: Int) extends Component {
     bOpen := bOpenNext
     val stale = bDrop =/= 0
     when(m.b.fire && stale) { bDrop := bDrop - 1 }
-    when(m.b.fire && !stale && m.b.resp === 0) { acked(c) := acked(c) + 1 }
+    acks(c) := m.b.fire && !stale && m.b.resp === 0
     errors(2 * c) := m.b.fire && !stale && m.b.resp =/= 0
     when(start) {
-      acked(c) := 0
       // the responses still to come, and that of a burst begun whose address is not out yet
       bDrop := bOpenNext + U(holding && !awDone && !m.aw.fire)
     }
