@@ -77,7 +77,7 @@ ENGINE_MAX_URAM = 960
 MAX_LUT_LEVELS, MAX_CARRY_BITS = 8, 96
 AREA_TARGETS_TEXT = (f"each adder (`TwistedEdwardsAdder`) at most {ADDER_MAX_LUT:,} LUT, the whole engine at most "
                      f"{ENGINE_MAX_DSP:,} DSP48E2, {ENGINE_MAX_LUT:,} LUT and {ENGINE_MAX_URAM} URAM288, at most "
-                     f"{MAX_LUT_LEVELS} LUT levels and a {MAX_CARRY_BITS}-bit carry chain per path")
+                     f"{MAX_LUT_LEVELS} LUT levels and one carry chain of at most {MAX_CARRY_BITS} bits per path")
 
 
 def timeline(samples: dict) -> dict:
@@ -182,6 +182,8 @@ def area_verdicts(syn: dict, uram: int | None = None) -> list[str]:
         bad.append(f"{syn['top']}: {syn['lut_levels']} LUT levels > {MAX_LUT_LEVELS}")
     if syn.get("carry_bits", 0) > MAX_CARRY_BITS:
         bad.append(f"{syn['top']}: a {syn['carry_bits']}-bit carry chain > {MAX_CARRY_BITS}")
+    if syn.get("chains_per_path", 0) > 1:
+        bad.append(f"{syn['top']}: {syn['chains_per_path']} carry chains on one path > 1")
     return bad
 
 
@@ -293,7 +295,8 @@ def main(argv=None) -> int:
             print(f"  {label:<30}{r['dsp']:>8}{r['lut']:>10}{r['srl']:>8}{str(ratio):>8}{r['lut_sites']:>12}"
                   f"{r['ff']:>10}{r['bram36']:>8}{r['uram']:>6}  {r['lut_levels']} LUT levels, "
                   f"{r['carry_bits']}-bit carry chain")
-        print(f"  deepest register-to-register logic in {syn['deepest_module']}")
+        print(f"  deepest register-to-register logic in {syn['deepest_module']}; at most "
+              f"{syn.get('chains_per_path', 0)} carry chain(s) on one path")
         print(f"  bucket memories, {info['layout']} on {info['adders']} adder(s) (shared windows copied): "
               f"{mem['bucket_bits'] / 8e6:.1f} MB = {mem['uram288']} URAM288 by shape ("
               f"{' + '.join(map(str, mem['uram288_per_adder']))}; VU9P: 960, 320 per SLR); VU9P LUTs 1,182,240: "
