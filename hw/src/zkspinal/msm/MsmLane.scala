@@ -308,7 +308,8 @@ object MsmLane {
     val xs = x.resize(padded)
     val sub = (0 until parts).map(i => lowestSet(xs(i * size, size bits)))
     val anys = sub.map(_._1)
-    val first = OHToUInt(OHMasking.first(Vec(anys).asBits)) // parts <= 4: one LUT per bit
+    // which part: a priority choice of constants (OHMasking.first subtracts, and a subtraction maps to a carry chain)
+    val first = PriorityMux(anys.zip((0 until parts).map(U(_, log2Up(parts) bits))))
     val low = if (size == 1) U(0, 0 bits) else PriorityMux(anys.zip(sub.map(_._2))) // the last part's flag is not read
     (anys.reduce(_ || _), (first ## low).asUInt)
   }
