@@ -16,13 +16,13 @@ case class LaneAddress(cfg: MsmConfig, windows: Int) extends Bundle {
 }
 
 /** One addition waiting to be scheduled: bucket (local window, address), sign and point; `retried` = it comes
-  * back from the retry queue; `stamp` = the cycle it was deferred. */
+  * back from the retry queue; `due` = the cycle it may retry (deferred + retryDelay, modulo 2^stampBits). */
 case class LaneOp(cfg: MsmConfig, windows: Int) extends Bundle {
   val bucket = LaneAddress(cfg, windows)
   val negative = Bool()
   val q = Bits(3 * cfg.curve.field.width bits)
   val retried = Bool()
-  val stamp = UInt(LaneOp.stampBits bits)
+  val due = UInt(LaneOp.stampBits bits)
 }
 object LaneOp { val stampBits = 16 }
 
@@ -131,7 +131,7 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   expanded.negative := pickedDigit.negative
   expanded.q := job.payload.q
   expanded.retried := False
-  expanded.stamp := 0
+  expanded.due := 0
   when(expanded.fire) { taken := Mux(lastOfPoint, B(0, W bits), taken | pick) }
   job.ready := (expanded.fire && lastOfPoint) || (job.valid && !remaining.orR)
   private val nextOp = expanded.s2mPipe(flush = abort).m2sPipe(flush = abort)
@@ -139,7 +139,9 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   // ---- retry queue
   private val retry = StreamFifo(LaneOp(cfg, W), cfg.retryDepth)
   retry.io.flush := abort
-  private val retryDue = retry.io.pop.valid && (now - retry.io.pop.stamp) >= retryDelay
+  // due once now - due >= 0 modulo 2^stampBits (the sign of one subtraction: one carry chain, no compare after it);
+  // entries are pushed in cycle order and popped when due, so the head is never 2^(stampBits-1) cycles late
+  private val retryDue = retry.io.pop.valid && !(now - retry.io.pop.due).msb
 
   // ---- tag pipeline
   private val tags = Vec.fill(writeStage + 1)(Reg(LaneTag(cfg, W)))
@@ -203,7 +205,7 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   retry.io.push.payload.negative := d.negative
   retry.io.push.payload.q := d.q
   retry.io.push.payload.retried := True
-  retry.io.push.payload.stamp := now
+  retry.io.push.payload.due := now + retryDelay
   freshOwns := UIntToOh(freeSlot, S) & B(S bits, default -> (claim && c.bucket.window === d.bucket.window &&
     c.bucket.addr === d.bucket.addr))
   when(claim) { owned(freeSlot) := True; owner(freeSlot) := d.bucket; claims := claims + 1 }
