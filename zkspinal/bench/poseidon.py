@@ -208,8 +208,8 @@ def print_area_verdicts(syn: dict) -> None:
     for m in missed:
         print(f"TARGET MISSED: {m}")
     if not missed and area_targets_text(syn["top"]):
-        print(f"all Poseidon area targets met ({area_targets_text(syn['top'])}: "
-              f"{anchors.lut_per_dsp(syn['lut'], syn['dsp'])})")
+        print(f"all Poseidon area targets met ({area_targets_text(syn['top'])}); "
+              f"{anchors.lut_per_dsp(syn['lut'], syn['dsp'])} LUT per DSP48E2")
 
 
 def print_table(res: dict, mhz: float) -> None:
