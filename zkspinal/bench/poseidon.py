@@ -60,8 +60,8 @@ MIN_UTILIZATION = {"pc2": 0.9, "arity2": 0.9}
 # issue "Field multipliers at half the LUTs": the whole top's yosys LUT1..LUT6 per DSP48E2 (TRIDENT: 130)
 MAX_LUT_PER_DSP = {"PoseidonAxis_c1100": 110}
 # issue 21: each profile's whole top (the card also holds the XDMA platform)
-AREA_LIMITS = {f"PoseidonAxis_{c}": {"dsp": 5500, "lut": 600_000, "lut_levels": 8, "carry_bits": 96, "chains_per_path": 1}
-               for c in ("pc2", "arity2")}
+AREA_LIMITS = {f"PoseidonAxis_{c}": {"dsp": 5500, "lut": 600_000, "lut_levels": 8, "carry_bits": 96,
+                                     "chains_per_path": 1} for c in ("pc2", "arity2")}
 NEPTUNE = ROOT / "build" / "refs" / "neptune" / "release" / "neptune-ref"
 # what PoseidonSweep's output depends on: (directory, file pattern)
 SWEEP_SOURCES = [(ROOT / "hw" / "src" / "zkspinal" / d, "*.scala") for d in ("field", "poseidon")] + [

@@ -67,8 +67,8 @@ def _instances(modules: dict, top: str) -> dict:
 
 
 # Modules registered on both sides: the arithmetic cores (FlowCore: operand() and the final RegNext; ModSum is one)
-# and the MSM bucket memories (a RAM's address and data ports are its registers).  The depth pass keeps them as black boxes
-# (path endpoints) and flattens everything else.
+# and the MSM bucket memories (a RAM's address and data ports are its registers).  The depth pass keeps them as
+# black boxes (path endpoints) and flattens everything else.
 REGISTERED_CORES = ("MontgomeryMul", "ExpandedConstMul", "ConstMul", "ModAdd", "ModSub", "ModSum", "KaratsubaMul",
                     "BucketMemory")
 

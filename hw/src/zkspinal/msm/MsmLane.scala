@@ -172,8 +172,8 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
     owner(s).addr === c.bucket.addr)).asBits
   // stage D's bucket equals the one decided the cycle before (that decision's issue or claim is not in the registers
   // compared above yet); a register compare here, so stage D only reads one bit
-  private val sameAsLast = Reg(Bool())
-  sameAsLast := c.bucket.window === d.bucket.window && c.bucket.addr === d.bucket.addr
+  private val cIsD = c.bucket === d.bucket // stage C holds the bucket stage D decides on now
+  private val sameAsLast = RegNext(cIsD)
 
   // ---- stage D: the decision
   dValid := cValid
@@ -206,8 +206,7 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   retry.io.push.payload.q := d.q
   retry.io.push.payload.retried := True
   retry.io.push.payload.due := now + retryDelay
-  freshOwns := UIntToOh(freeSlot, S) & B(S bits, default -> (claim && c.bucket.window === d.bucket.window &&
-    c.bucket.addr === d.bucket.addr))
+  freshOwns := UIntToOh(freeSlot, S) & B(S bits, default -> (claim && cIsD))
   when(claim) { owned(freeSlot) := True; owner(freeSlot) := d.bucket; claims := claims + 1 }
   private val taking = Mux(useOwned, ownedFirst.asBits, UIntToOh(freeSlot, S)) // one-hot: the slot issued to
   private val wbSoon = tags(hazardStages - 1) // its bucket is free for the decision of the next cycle
