@@ -125,7 +125,8 @@ def _synth_rows(rows: list[tuple[str, dict]]) -> list[str]:
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for label, r in rows:
         depth = f"{r['lut_levels']} LUT levels, {r['carry_bits']}-bit carry chain"
-        if "chains_per_path" in r:  # the whole tops' flattened pass counts carry chains along one path
+        if "depth_pass" in r:  # a whole top's flattened pass counts carry chains along one path (a module's own
+            # chains_per_path leaves out its submodules, unlike its levels and chain bits)
             depth += f", at most {r['chains_per_path']} chain(s) on one path"
         out.append(f"| {label} | {r['dsp']:,} | {r['lut']:,} | {r['srl']:,} | {_ratio(r['lut'], r['dsp'])} | "
                    f"{r['lut_sites']:,} | {r['ff']:,} | {r['bram36']:,} | {r['uram']:,} | {depth} |")
