@@ -175,8 +175,7 @@ class MsmCore(val cfg: MsmConfig) extends Component {
   records.io.push.valid := returned.map(_.valid).orR && phase === MsmPhase.READOUT
   records.io.push.payload := (if (N == 1) returned.head.payload else MuxOH(Vec(returned.map(_.valid)), Vec(returned.map(_.payload))))
   records.io.flush := io.abort || startNow
-  /** x + 1 when up and not down, x - 1 when down and not up (two increments side by side: one carry chain a path) */
-  private def step(x: UInt, up: Bool, down: Bool): UInt = Mux(up && !down, x + 1, Mux(down && !up, x - 1, x))
+  import Tally.step
   private val inFlightNext = step(inFlight, roIssue, records.io.push.fire)
   inFlight := inFlightNext
   // a flush empties the FIFO (StreamFifo: the flush wins over that cycle's push and pop)

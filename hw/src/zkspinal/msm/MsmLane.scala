@@ -16,15 +16,13 @@ case class LaneAddress(cfg: MsmConfig, windows: Int) extends Bundle {
 }
 
 /** One addition waiting to be scheduled: bucket (local window, address), sign and point; `retried` = it comes
-  * back from the retry queue; `due` = the cycle it may retry (deferred + retryDelay, modulo 2^stampBits). */
+  * back from the retry queue. */
 case class LaneOp(cfg: MsmConfig, windows: Int) extends Bundle {
   val bucket = LaneAddress(cfg, windows)
   val negative = Bool()
   val q = Bits(3 * cfg.curve.field.width bits)
   val retried = Bool()
-  val due = UInt(LaneOp.stampBits bits)
 }
-object LaneOp { val stampBits = 16 }
 
 /** An addition in the adder pipeline: its target is bucket (window, addr), or partial bucket `slot` when `partial`;
   * `fresh` = the partial bucket was just claimed (the adder starts from the identity instead of its contents). */
@@ -49,7 +47,8 @@ case class LaneTag(cfg: MsmConfig, windows: Int) extends Bundle {
   *   D         the decision, one of
   *               main     the bucket is not in flight: add into it
   *               partial  it is in flight: add into a partial bucket this bucket owns that is not in flight, or
-  *                        (a retried addition: the bucket is hot) claim a free partial bucket for it
+  *                        (the bucket is hot: a retried addition, or every partial bucket it owns is in flight)
+  *                        claim a free partial bucket for it
   *               defer    else into the retry queue (always room: C admits a new addition only when the queue
   *                        could take every addition in C and D)
   *   tags      stage 0 issue (memory read), stage 1 adder input, stage 1 + latency write-back
@@ -88,7 +87,6 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   val hazardStages: Int = latency + 1
   /** a deferred addition retries after this many cycles: the addition that blocked it has written back */
   val retryDelay: Int = hazardStages + 1
-  require(retryDelay < (1 << (LaneOp.stampBits - 1)), "the retry stamp must span the retry delay")
 
   val memories = windows.map(j => new BucketMemory(cfg.buckets(j), 4 * n, cfg.addrBits))
   // ---- the inputs, registered
@@ -115,8 +113,6 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   private val Seq(stalls, deferred, starved, spilled) = small
   io.busyCycles := busyCycles
   io.stalls := stalls; io.deferred := deferred; io.starved := starved; io.spilled := spilled
-  private val now = Reg(UInt(LaneOp.stampBits bits)) init (0)
-  now := now + 1
 
   // ---- expand: the head point's non-zero digits, one per cycle, lowest window first
   private val taken = Reg(Bits(W bits)) init (0)
@@ -131,7 +127,6 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   expanded.negative := pickedDigit.negative
   expanded.q := job.payload.q
   expanded.retried := False
-  expanded.due := 0
   when(expanded.fire) { taken := Mux(lastOfPoint, B(0, W bits), taken | pick) }
   job.ready := (expanded.fire && lastOfPoint) || (job.valid && !remaining.orR)
   private val nextOp = expanded.s2mPipe(flush = abort).m2sPipe(flush = abort)
@@ -139,9 +134,12 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   // ---- retry queue
   private val retry = StreamFifo(LaneOp(cfg, W), cfg.retryDepth)
   retry.io.flush := abort
-  // due once now - due >= 0 modulo 2^stampBits (the sign of one subtraction: one carry chain, no compare after it);
-  // entries are pushed in cycle order and popped when due, so the head is never 2^(stampBits-1) cycles late
-  private val retryDue = retry.io.pop.valid && !(now - retry.io.pop.due).msb
+  // Every entry waits retryDelay cycles and they leave in the order they came, so the entries due are the oldest:
+  // a delay line of the pushes marks each one due, and `matured` counts those in the queue (due = a register not 0,
+  // no stamp compare).  An entry pushed in cycle t may leave in cycle t + retryDelay.
+  private val maturing = Reg(Bits(retryDelay - 1 bits)) init (0)
+  private val matured = Reg(UInt(log2Up(cfg.retryDepth + 1) bits)) init (0)
+  private val retryDue = matured =/= 0
 
   // ---- tag pipeline
   private val tags = Vec.fill(writeStage + 1)(Reg(LaneTag(cfg, W)))
@@ -157,7 +155,10 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   private val c = Reg(LaneOp(cfg, W))
   private val dValid = RegInit(False)
   private val d = Reg(LaneOp(cfg, W))
-  private val room = retry.io.occupancy +^ U(cValid) +^ U(dValid) < cfg.retryDepth
+  // room: the retry queue could take every addition in C and D and one more, kept as the slack
+  // retryDepth - 1 - (occupancy + cValid + dValid), whose top bit is its sign (a register bit, not a sum and a compare)
+  private val retrySlack = Reg(UInt(log2Up(cfg.retryDepth) + 1 bits)) init (cfg.retryDepth - 1)
+  private val room = !retrySlack.msb
   private val takeRetry = retryDue
   private val takeNew = !retryDue && nextOp.valid && room
   retry.io.pop.ready := takeRetry
@@ -182,7 +183,8 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   // `claims` up: the next free slot is a counter, not a priority encoder over the slots.
   private val claims = Reg(UInt(log2Up(S + 1) bits)) init (0)
   private val freeSlot = claims.resize(log2Up(S))
-  private val anyFree = claims < S
+  private val exhausted = RegInit(False) // every partial bucket claimed
+  private val anyFree = !exhausted
   // the partial bucket claimed last cycle for this very bucket (its owner is news to dOwns), one register per slot
   private val freshOwns = Reg(Bits(S bits)) init (0)
   private val owns = dOwns | freshOwns
@@ -193,7 +195,9 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   // the busy flags, and its index from MsmLane.lowestSet's tree (an OR-encoder of the one-hot would add levels)
   private val ownedFirst = Vec((0 until S).map(s => ownsIdle(s) && !(if (s == 0) False else ownsIdle(s - 1 downto 0).orR)))
   private val (useOwned, ownedSlot) = MsmLane.lowestSet(ownsIdle)
-  private val mayClaim = d.retried && anyFree
+  // a bucket is hot once it has come back from the retry queue or owns a partial bucket (all of them busy now): it
+  // claims another instead of waiting a retry delay, which would leave this cycle's issue slot empty
+  private val mayClaim = (d.retried || owns.orR) && anyFree
   private val issueMain = dValid && !mainBusy
   private val issuePartial = dValid && mainBusy && (useOwned || mayClaim)
   private val claim = issuePartial && !useOwned
@@ -205,9 +209,15 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   retry.io.push.payload.negative := d.negative
   retry.io.push.payload.q := d.q
   retry.io.push.payload.retried := True
-  retry.io.push.payload.due := now + retryDelay
+  // the queue's occupancy + cValid + dValid moves by takeNew - (dValid && !defer)
+  retrySlack := Tally.step(retrySlack, dValid && !defer, takeNew)
+  maturing := (maturing ## defer).resize(retryDelay - 1)
+  matured := Tally.step(matured, maturing.msb, takeRetry)
   freshOwns := UIntToOh(freeSlot, S) & B(S bits, default -> (claim && cIsD))
-  when(claim) { owned(freeSlot) := True; owner(freeSlot) := d.bucket; claims := claims + 1 }
+  when(claim) {
+    owned(freeSlot) := True; owner(freeSlot) := d.bucket; claims := claims + 1
+    when(claims === S - 1) { exhausted := True }
+  }
   private val taking = Mux(useOwned, ownedFirst.asBits, UIntToOh(freeSlot, S)) // one-hot: the slot issued to
   private val wbSoon = tags(hazardStages - 1) // its bucket is free for the decision of the next cycle
   for (s <- 0 until S) {
@@ -233,13 +243,14 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   when(due && !job.valid && !(issueMain || issuePartial)) { starved := starved + 1 }
   when(start) {
     busyCycles := 0; small.foreach(_ := 0)
-    owned.foreach(_ := False); claims := 0
+    owned.foreach(_ := False); claims := 0; exhausted := False
   }
   when(abort) {
     tags.foreach(_.valid := False)
     cValid := False; dValid := False; freshOwns := 0
     taken := 0
-    owned.foreach(_ := False); partialBusy.foreach(_ := False); claims := 0
+    owned.foreach(_ := False); partialBusy.foreach(_ := False); claims := 0; exhausted := False
+    retrySlack := U(cfg.retryDepth - 1, widthOf(retrySlack) bits); maturing := 0; matured := 0
   }
   io.idle := RegNext(!jobIn.valid && !job.valid && !nextOp.valid && !cValid && !dValid && !retry.io.pop.valid &&
     !tags.map(_.valid).orR) init (False)

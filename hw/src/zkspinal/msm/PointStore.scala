@@ -64,16 +64,18 @@ class PointStore(sc: PointStoreConfig, pointBits: Int) extends Component {
   }
 
   private val start = io.load || io.fetch || io.abort
-  /** byte address of a channel's point j, walked in order: (page, slot) counters instead of a division by 21 */
+  /** byte address of a channel's next point in a load, walked in order: page, slot and byte offset counters
+    * instead of a division by 21 (and no multiplication by 192) */
   private class Walker {
     val page = Reg(UInt(sc.addressBits - 12 bits)) init (0)
     val slot = Reg(UInt(log2Up(pointsPerPage) bits)) init (0)
-    def address: UInt = (page ## U(0, 12 bits)).asUInt + (slot * U(beatsPerPoint * beatBytes, 8 bits)).resized
-    def reset(): Unit = { page := 0; slot := 0 }
-    /** advance by `points` (at most to the end of the page) */
-    def advance(points: UInt): Unit = {
-      val next = slot +^ points
-      when(next === pointsPerPage) { slot := 0; page := page + 1 } otherwise { slot := next.resized }
+    val offset = Reg(UInt(12 bits)) init (0)
+    def address: UInt = (page ## offset).asUInt
+    def reset(): Unit = { page := 0; slot := 0; offset := 0 }
+    def next(): Unit = when(slot === pointsPerPage - 1) {
+      slot := 0; offset := 0; page := page + 1
+    } otherwise {
+      slot := slot + 1; offset := offset + beatsPerPoint * beatBytes
     }
   }
 
@@ -106,7 +108,7 @@ class PointStore(sc: PointStoreConfig, pointBits: Int) extends Component {
       holding := True; awDone := False; wBeat := 0
       data := queue.io.pop.payload.resized
       addr := walker.address
-      walker.advance(1)
+      walker.next()
     }
     when(io.load) { walker.reset() }
     m.aw.valid := holding && !awDone
@@ -128,53 +130,64 @@ class PointStore(sc: PointStoreConfig, pointBits: Int) extends Component {
     val bOpen = Reg(UInt(16 bits)) init (0) // bursts issued, response not yet in
     val bDrop = Reg(UInt(16 bits)) init (0)
     m.b.ready := True
-    val bOpenNext = bOpen + U(m.aw.fire) - U(m.b.fire)
-    bOpen := bOpenNext
+    bOpen := Tally.step(bOpen, m.aw.fire, m.b.fire)
     val stale = bDrop =/= 0
     when(m.b.fire && stale) { bDrop := bDrop - 1 }
     acks(c) := m.b.fire && !stale && m.b.resp === 0
     errors(2 * c) := m.b.fire && !stale && m.b.resp =/= 0
-    when(start) {
-      // the responses still to come, and that of a burst begun whose address is not out yet
-      bDrop := bOpenNext + U(holding && !awDone && !m.aw.fire)
-    }
+    // the responses still to come: those open after this cycle, and that of a burst begun whose address is not out
+    // yet (its address goes out this cycle or later: either way one more)
+    when(start) { bDrop := Tally.step(bOpen, holding && !awDone, m.b.fire) }
 
-    // ---- fetch: page bursts into the read buffer, only into free space
+    // ---- fetch: page bursts into the read buffer, only into free space.  Every counter here crosses one carry
+    // chain a cycle: the next burst's size is read from `left` one cycle later into registers, so AR waits the cycle
+    // after a start or a burst (a burst is at most 63 beats, at least 3: the buffer of at least 2 bursts hides it)
     val left = Reg(UInt(32 bits)) init (0) // points of this channel still to request
-    val reader = new Walker
+    val page = Reg(UInt(sc.addressBits - 12 bits)) init (0) // a fetch's bursts are whole pages, but its last
+    val settling = RegNext(start || m.ar.fire) init (True)
+    val more = RegNext(left =/= 0) init (False)
+    // the burst: min(left, 21) points, from a table of the low five bits when the high ones are zero (no compare)
+    private def table(f: Int => Int, bits: Int): UInt = {
+      val t = Vec((0 until 32).map(k => U(f(k min pointsPerPage), bits bits)))
+      Mux(left(31 downto 5).orR, U(f(pointsPerPage), bits bits), t(left(4 downto 0)))
+    }
+    val burstPoints = RegNext(table(k => k, 5))
+    val burstBeats = RegNext(table(_ * beatsPerPoint, 6))
+    val burstLen = RegNext(table(k => (k * beatsPerPoint - 1) max 0, 6)) // burstBeats - 1, AXI's len
+    // read-buffer beats neither filled nor requested, less a page burst: a burst may go while this is not negative
+    // (its top bit); a beat popped returns its place a cycle later
+    val slackWidth = log2Up(sc.readBuffer + 1) + 1
+    val slack = Reg(UInt(slackWidth bits)) init (sc.readBuffer - pageBeats)
     val buffer = StreamFifo(Bits(beatBits bits), sc.readBuffer)
-    val reserved = Reg(UInt(log2Up(sc.readBuffer + 1) bits)) init (0) // beats requested, not yet in the buffer
-    val burstPoints = Mux(left >= pointsPerPage, U(pointsPerPage, 5 bits), left(4 downto 0))
-    val room = buffer.io.occupancy +^ reserved + pageBeats <= sc.readBuffer
-    m.ar.valid := left =/= 0 && room
-    m.ar.addr := reader.address
+    val popped = RegNext(buffer.io.pop.fire && !start) init (False)
+    m.ar.valid := more && !settling && !slack.msb
+    m.ar.addr := (page ## U(0, 12 bits)).asUInt
     m.ar.id := 0
-    m.ar.len := (burstPoints * beatsPerPoint - 1).resized
+    m.ar.len := burstLen.resized
     m.ar.setSize(U(log2Up(beatBytes)))
     m.ar.setBurstINCR()
+    slack := Tally.subBy(slack, m.ar.fire, burstBeats, burstLen, popped)
     val rOpen = Reg(UInt(24 bits)) init (0) // beats requested, not yet arrived
     val rDrop = Reg(UInt(24 bits)) init (0)
-    val requested = Mux(m.ar.fire, (burstPoints * beatsPerPoint).resize(24), U(0, 24 bits))
-    val rOpenNext = rOpen + requested - U(m.r.fire)
+    val rOpenNext = Tally.addBy(rOpen, m.ar.fire, burstBeats, burstLen, m.r.fire)
     rOpen := rOpenNext
     m.r.ready := True // a current beat always has its reserved place
     val rStale = rDrop =/= 0
     buffer.io.push.valid := m.r.fire && !rStale
     buffer.io.push.payload := m.r.data
     buffer.io.flush := start
-    reserved := reserved + requested.resized - U(buffer.io.push.valid)
     when(m.r.fire && rStale) { rDrop := rDrop - 1 }
     errors(2 * c + 1) := m.r.fire && !rStale && m.r.resp =/= 0
     when(m.ar.fire) {
       left := left - burstPoints
-      reader.advance(burstPoints)
+      page := page + 1
     }
     when(start) {
-      reserved := 0
+      slack := U(sc.readBuffer - pageBeats, slackWidth bits)
       rDrop := rOpenNext
-      reader.reset()
-      // channel c holds points c, c + C, ...: ceil((count - c) / C) of them
-      left := Mux(io.fetch && io.count > c, (((io.count - c - 1) >> log2Up(C)) + 1).resize(32), U(0, 32 bits))
+      page := 0
+      // channel c holds points c, c + C, ...: ceil((count - c) / C) of them, 0 when count <= c (one adder)
+      left := Mux(io.fetch, ((io.count +^ (C - 1 - c)) >> log2Up(C)).resize(32), U(0, 32 bits))
     }
     val points: Stream[Bits] = gather(buffer.io.pop, beatsPerPoint, start)
   }
