@@ -120,7 +120,7 @@ def write_report(results: dict, out: Path, quick: bool, only: str | None = None)
     figures = {}
     for core, res in results.items():
         md, fig = sections.render(core, res["data"], out)
-        took = "an earlier run" if res["seconds"] is None else f"{res['seconds']:.0f} s"
+        took = f"an earlier run, {res['date']}" if res["seconds"] is None else f"{res['seconds']:.0f} s"
         lines += [md, f"_({took}; full output in `{Path(res['log']).name}`)_", ""]
         figures[core] = fig
     pc2 = sections.pc2({core: res["data"] for core, res in results.items()})
@@ -208,7 +208,9 @@ def main(argv: list[str] | None = None) -> int:
         f = args.out / f"{core}.json"
         if core not in cores or not f.exists():
             ap.error(f"--reuse {core}: not among the cores, or {f} is missing")
-        reused[core] = {"data": json.loads(f.read_text()), "seconds": None, "log": str(args.out / f"{core}.log")}
+        when = datetime.datetime.fromtimestamp(f.stat().st_mtime, datetime.timezone.utc)
+        reused[core] = {"data": json.loads(f.read_text()), "seconds": None, "log": str(args.out / f"{core}.log"),
+                        "date": when.strftime("%Y-%m-%d %H:%M UTC")}
     cores = [c for c in cores if c not in reused]
     first = [c for c in cores if c in CPU_BOUND]
     # the simulations that wait for no yosys result run while the others' yosys runs go on
