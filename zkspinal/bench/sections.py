@@ -368,9 +368,10 @@ def msm(data: dict, out: Path) -> tuple[str, dict]:
                     "for room in a retry queue, deferred = additions whose bucket was busy, spilled = additions into "
                     "partial buckets. Every set's buckets (partial records merged) equal the model's as curve "
                     "points. The all-equal, r-1 and alternating sets hold ten hot buckets per adder at once, spread "
-                    "over partial buckets; r-1's non-zero digits fall unequally on the two adders' windows, so one "
-                    "adder has less to do (its lower busy figure is the split, not waiting). Points from the point store: loaded into card memory first (memory models: 40 "
-                    "cycles to a read's first beat, 10 % of the beats held back), the job streams only scalars."]
+                    "over partial buckets; r-1's non-zero digits fall unequally on the adders' windows, so one "
+                    "adder has less to do (its lower busy figure is the split, not waiting). Points from the point "
+                    "store: loaded into card memory first (memory models: 40 cycles to a read's first beat, 10 % of "
+                    "the beats held back), the job streams only scalars."]
     for r in rows:
         if r.get("port_bound_frac") is not None:
             lines += ["", f"{r['set']} 2^{r['npow']}: {r['additions'] / r['points']:.2f} additions per point; the "

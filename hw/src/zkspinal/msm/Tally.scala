@@ -3,7 +3,7 @@ package zkspinal.msm
 import spinal.core._
 
 /** Up/down counters whose next value crosses one carry chain: each change is its own adder, side by side, and a
-  * choice after them (x + a - b written as one expression maps to a chain per operand pair). */
+  * choice after them, so no adder's result feeds another adder. */
 object Tally {
   /** x + 1 when `up` alone, x - 1 when `down` alone, else x */
   def step(x: UInt, up: Bool, down: Bool): UInt = Mux(up && !down, x + 1, Mux(down && !up, x - 1, x))
