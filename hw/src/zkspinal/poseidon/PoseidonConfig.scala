@@ -21,6 +21,10 @@ import zkspinal.field._
   * @param laneInputs  products one beat may add into a lane >= 1 of a member; 0 = sboxUnits + 1
   * @param robDepth    reorder buffer entries (hashes in flight, power of two); 0 = the smallest that never
   *                    throttles a full set of rings
+  * @param stateInUram the engines' per-member state memories (committed state, running sums) in UltraRAM: a ring
+  *                    position's state is a word of (arity + 1) x 255 bits, read every cycle, which in block RAM
+  *                    costs one BRAM36 per 72 bits of width per read port whatever the depth; UltraRAM is 72 bits wide
+  *                    too, so the choice moves the same width to the part's other memory
   * @param mulModel    simulation only: every multiplier is its simulation model ([[MontgomeryMulModel]],
   *                    [[ExpandedConstMulModel]]: same products, same latency, so the same cycles), for soaks and
   *                    cycle benchmarks of large configurations
@@ -37,6 +41,7 @@ case class PoseidonConfig(
     laneInputs: Int = 0,
     robDepth: Int = 0,
     arith: ArithConfig = ArithConfig(),
+    stateInUram: Boolean = false,
     mulModel: Boolean = false
 ) {
   require(field == FieldConfig.bls12_381_fr, "the Filecoin Poseidon constants exist for BLS12-381 Fr only")
@@ -74,7 +79,8 @@ object PoseidonConfig {
     * arity per ring position share 2 S-box units and 26 product slots, 2 x 3 x 225 + 26 x 150 = 5,250 DSP48E2.  The
     * group scheduler gives 69.0 cycles per arity-8 hash and 98.5 per arity-11 hash (3.62 and 2.54 Mhash/s at
     * 250 MHz), 90.8 % and 92.7 % of the multipliers busy. */
-  val pc2 = PoseidonConfig("pc2", arities = Seq(8, 11), engines = 1, multipliers = 26, members = 4, sboxUnits = 2)
+  val pc2 = PoseidonConfig("pc2", arities = Seq(8, 11), engines = 1, multipliers = 26, members = 4, sboxUnits = 2,
+    stateInUram = true)
   /** Varium C1100 for arity 2 (binary Merkle trees): five hashes per ring position share 4 S-box units and 16
     * product slots, 4 x 3 x 225 + 16 x 150 = 5,100 DSP48E2; 23.0 cycles per hash (10.9 Mhash/s at 250 MHz),
     * 90.7 % of the multipliers busy. */

@@ -77,8 +77,10 @@ class PoseidonCore(val cfg: PoseidonConfig) extends Component {
   private val n = f.width
   private val G = cfg.members
   val constants: Seq[PoseidonConstants] = cfg.arities.map(a => PoseidonConstants(a, f.p))
-  /** one group program per arity ([[PoseidonSchedule]]) */
-  val programs: Seq[Seq[GroupBeat]] = constants.map(c => PoseidonSchedule.compile(c, f, cfg.optimized, cfg.shape))
+  /** one group program per arity ([[PoseidonSchedule]]), products placed on the slots by affinity
+    * ([[PoseidonSlotAffinity]]: the programs share the datapath, so they are placed together) */
+  val programs: Seq[Seq[GroupBeat]] = PoseidonSlotAffinity.assign(
+    constants.map(c => PoseidonSchedule.compile(c, f, cfg.optimized, cfg.shape)), cfg.multipliers)
   val arityIdxBits: Int = log2Up(cfg.arities.size) max 1
   private val seqBits = 16
 

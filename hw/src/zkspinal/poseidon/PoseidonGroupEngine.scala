@@ -30,9 +30,10 @@ case class GroupPlan(programs: Seq[Seq[GroupBeat]], members: Int, units: Int, sl
   private val flat = programs.flatten
   val laneBits: Int = log2Up(lanes) max 1
   val memberBits: Int = log2Up(members) max 1
-  /** the operand sources of slot i over every program (its operand multiplexer), with their member */
+  /** the operand sources of slot i over every program (its operand multiplexer), with their member (-1: a unit's
+    * output, the same wire for every member) */
   val sources: IndexedSeq[IndexedSeq[(Int, SlotSource)]] =
-    (0 until slots).map(i => flat.flatMap(_.slots(i)).map(s => (s.member, s.operand)).distinct.toIndexedSeq)
+    (0 until slots).map(i => flat.flatMap(_.slots(i)).map(PoseidonSlotAffinity.sourceKey).distinct.toIndexedSeq)
   /** per member, the slots that ever add into lane 0 (its tree) */
   val lane0: IndexedSeq[IndexedSeq[Int]] =
     (0 until members).map(g => (0 until slots).filter(i => flat.exists(_.slots(i).exists(s => s.member == g && s.dst == 0))))
@@ -43,6 +44,16 @@ case class GroupPlan(programs: Seq[Seq[GroupBeat]], members: Int, units: Int, sl
   /** feeds(g)(j - 1)(q): the slots that lane j's input q takes in some beat (the q-th of the slots feeding it) */
   val feeds: IndexedSeq[IndexedSeq[IndexedSeq[IndexedSeq[Int]]]] = (0 until members).map(g => (1 until lanes).map(j =>
     (0 until inputs(g, j)).map(q => flat.flatMap(b => feeding(b, g, j).lift(q)).distinct.sorted.toIndexedSeq)))
+  /** per program, beat and member: the beat commits the member's round and its next round is a partial one (the
+    * commit then leaves lanes j >= 1 in acc as the next round's base; otherwise acc restarts from 0) */
+  val nextPartial: Seq[IndexedSeq[IndexedSeq[Boolean]]] = programs.map { p =>
+    p.indices.map(b => (0 until members).map(g => p(b).members(g).commit &&
+      p.indices.drop(b + 1).find(x => p(x).members(g).first).exists(x => p(x).members(g).partial)))
+  }
+  for (p <- programs; g <- 0 until members) {
+    val firsts = p.filter(_.members(g).first)
+    require(firsts.headOption.forall(!_.members(g).partial), "a hash starts with a full round (acc starts at 0)")
+  }
   private def codeBits(choices: Int): Int = log2Up(choices + 1) max 1 // + 1: "none"
   val srcBits: IndexedSeq[Int] = sources.map(s => codeBits(s.size))
   val feedBits: IndexedSeq[IndexedSeq[IndexedSeq[Int]]] = feeds.map(_.map(_.map(f => codeBits(f.size))))
@@ -57,10 +68,10 @@ case class GroupPlan(programs: Seq[Seq[GroupBeat]], members: Int, units: Int, sl
     Seq(BigInt(if (u.exists(_.sbox)) 1 else 0) -> 1, BigInt(if (u.exists(_.keep)) 1 else 0) -> 1,
       u.map(_.post).getOrElse(BigInt(0)) -> n)
   })
-  def encodeM(b: GroupBeat, tables: ConstTables): BigInt = {
+  def encodeM(b: GroupBeat, nextPartial: IndexedSeq[Boolean], tables: ConstTables): BigInt = {
     val fields = scala.collection.mutable.ArrayBuffer[(BigInt, Int)]()
     for (i <- 0 until slots) {
-      val code = b.slots(i).map(s => sources(i).indexOf((s.member, s.operand)) + 1).getOrElse(0)
+      val code = b.slots(i).map(s => sources(i).indexOf(PoseidonSlotAffinity.sourceKey(s)) + 1).getOrElse(0)
       fields += BigInt(code) -> srcBits(i)
       fields += BigInt(b.slots(i).map(s => tables.indexOf(i, s.k)).getOrElse(0)) -> idxBits
     }
@@ -71,7 +82,7 @@ case class GroupPlan(programs: Seq[Seq[GroupBeat]], members: Int, units: Int, sl
         fields += BigInt(code) -> feedBits(g)(j - 1)(q)
       }
       val fl = b.members(g)
-      for (x <- Seq(fl.first, fl.partial, fl.commit, fl.done)) fields += BigInt(if (x) 1 else 0) -> 1
+      for (x <- Seq(nextPartial(g), fl.commit, fl.done)) fields += BigInt(if (x) 1 else 0) -> 1
     }
     pack(fields.toSeq)
   }
@@ -80,7 +91,7 @@ case class GroupPlan(programs: Seq[Seq[GroupBeat]], members: Int, units: Int, sl
   }
   def widthS: Int = units * (laneBits + memberBits + n)
   def widthP: Int = units * (2 + n)
-  def widthM: Int = srcBits.sum + slots * idxBits + (0 until members).map(g => lane0(g).size + feedBits(g).flatten.sum + 4).sum
+  def widthM: Int = srcBits.sum + slots * idxBits + (0 until members).map(g => lane0(g).size + feedBits(g).flatten.sum + 3).sum
 }
 
 /** A ring of `slots` positions around one fully pipelined group-beat datapath ([[GroupBeat]]): each ring position
@@ -93,9 +104,13 @@ case class GroupPlan(programs: Seq[Seq[GroupBeat]], members: Int, units: Int, sl
   *   sY        y_u = (sbox_u ? x^5 : e_u) + post_u                          (ModAdd); kept[member] := y_u if keep_u
   *   sY+1      word M, old and kept read; slot i's operand from its sources (old lanes, units, kept); table index out
   *   sK        the expanded constant arrives; sP: product_i                  ([[ExpandedConstMul]])
-  *   sP+1..sE  per member: lane 0 = a [[ModSum]] over its slots (masked), lane j >= 1 = base + its inputs
-  *   sE        acc (and old on commit) written per member; digests of members that are done leave
-  * The multiplexers only take the sources the programs use ([[GroupPlan]]), so they are as wide as the schedule needs.
+  *   sP+1..sE  per member: lane 0 = a [[ModSum]] over its slots (masked), lane j >= 1 = acc + its inputs
+  *   sE        acc written per member (on a commit: the next round's base, GroupPlan.nextPartial), old on commit;
+  *             digests of members that are done leave
+  * The multiplexers only take the sources the programs use ([[GroupPlan]]), so they are as wide as the schedule needs,
+  * and the products sit on the slots by affinity ([[PoseidonSlotAffinity]]), so the programs need few of them.
+  * Memories: old is read at two stages (two copies: S-box operands, slot operands), acc once; with
+  * `cfg.stateInUram` both are UltraRAM.
   */
 class PoseidonGroupEngine(val cfg: PoseidonConfig, val programs: Seq[Seq[GroupBeat]], val seqBits: Int,
                           val tables: ConstTables, romLatency: Int) extends Component {
@@ -171,10 +186,11 @@ class PoseidonGroupEngine(val cfg: PoseidonConfig, val programs: Seq[Seq[GroupBe
   private def rom(width: Int, words: Seq[BigInt]): Mem[Bits] = { val m = Mem(Bits(width bits), flat.size); m.initBigInt(words); m }
   private val romS = rom(plan.widthS, flat.map(plan.encodeS))
   private val romP = rom(plan.widthP, flat.map(plan.encodeP))
-  private val romM = rom(plan.widthM, flat.map(plan.encodeM(_, tables)))
+  private val romM = rom(plan.widthM, flat.zip(plan.nextPartial.flatten).map { case (b, np) => plan.encodeM(b, np, tables) })
   // state per member (a member commits on its own; a memory word holds one member's lanes)
   private val oldMems = Seq.fill(G)(Mem(Vec(UInt(n bits), lanes), slots))
   private val accMems = Seq.fill(G)(Mem(Vec(UInt(n bits), lanes), slots))
+  if (cfg.stateInUram) for (m <- oldMems ++ accMems) m.addAttribute("ram_style", "ultra")
   private val keptMems = Seq.fill(G)(Mem(UInt(n bits), slots))
   /** the old state of every member, read at the ring position of stage k (data at stage k + 1) */
   private def readOld(k: Int): Timed[Vec[Vec[UInt]]] = Timed(Vec(oldMems.map(_.readSync(addrAt(k)))), k + 1)
@@ -268,20 +284,20 @@ class PoseidonGroupEngine(val cfg: PoseidonConfig, val programs: Seq[Seq[GroupBe
   case class MemberCtl(g: Int) extends Bundle {
     val lane0 = Bits(plan.lane0(g).size max 1 bits)
     val feed = Vec(plan.feedBits(g).flatten.map(w => UInt(w bits)))
-    val first, partial, commit, done = Bool()
+    val nextPartial, commit, done = Bool()
   }
   private val ctlM = (0 until G).map { g =>
     val c = MemberCtl(g)
     c.lane0 := (if (plan.lane0(g).isEmpty) B(0, 1 bits) else wordM.take(plan.lane0(g).size))
     for ((w, k) <- plan.feedBits(g).flatten.zipWithIndex) c.feed(k) := wordM.take(w).asUInt
-    c.first := wordM.take(1).asBool; c.partial := wordM.take(1).asBool
-    c.commit := wordM.take(1).asBool; c.done := wordM.take(1).asBool
+    c.nextPartial := wordM.take(1).asBool; c.commit := wordM.take(1).asBool; c.done := wordM.take(1).asBool
     Timed(c, keptAt).to(productAt)
   }
 
   // ---- lane sums per member
+  // acc holds the running sums, and after a commit the next round's base (GroupPlan.nextPartial), so the first beat of
+  // a round reads its base like any other beat
   private val accR = Vec(accMems.map(_.readSync(addrAt(productAt - 1))))
-  private val oldC = readOld(productAt - 1)
   /** a lane's sum: its ModSum, or its one term */
   private def laneSum(core: Option[ModSum], terms: Seq[Timed[UInt]]): Timed[UInt] = core match {
     case Some(c) => require(c.terms == terms.size); run(c, terms: _*)
@@ -289,10 +305,7 @@ class PoseidonGroupEngine(val cfg: PoseidonConfig, val programs: Seq[Seq[GroupBe
   }
   private val sums = (0 until G).map { g =>
     val c = ctlM(g)
-    val base = (0 until lanes).map { j =>
-      val init = if (j == 0) U(0, n bits) else Mux(c.partial, oldC.value(g)(j), U(0, n bits))
-      Timed(Mux(c.first, init, accR(g)(j)), productAt).reg
-    }
+    val base = (0 until lanes).map(j => Timed(accR(g)(j), productAt).reg)
     val lane0 = laneSum(laneSums(g)(0), base(0) +: plan.lane0(g).zipWithIndex.map { case (i, k) =>
       products(i).map(v => Mux(c.lane0(k), v, U(0, n bits))).reg
     })
@@ -320,7 +333,12 @@ class PoseidonGroupEngine(val cfg: PoseidonConfig, val programs: Seq[Seq[GroupBe
 
   // ---- write back, retire, insert
   io.insert.ready := !validE || lastE
-  for (g <- 0 until G) accMems(g).write(addrE, accNew(g), enable = validE)
+  // acc after a commit: lanes j >= 1 carry into a partial round, everything else restarts at 0 (so does a new group)
+  for (g <- 0 until G) {
+    val carry = (0 until lanes).map(j => if (j == 0) !ctlE(g).commit else !ctlE(g).commit || ctlE(g).nextPartial)
+    val next = Vec((0 until lanes).map(j => Mux(carry(j) && !io.insert.fire, accNew(g)(j), U(0, n bits))))
+    accMems(g).write(addrE, next, enable = validE || io.insert.fire)
+  }
   for (g <- 0 until G)
     oldMems(g).write(addrE, Mux(io.insert.fire, io.insert.state(g), accNew(g)),
       enable = io.insert.fire || (validE && ctlE(g).commit))
