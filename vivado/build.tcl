@@ -23,6 +23,8 @@ set spec [set zk_board_$board]
 if {[dict get $opts out] eq ""} { dict set opts out build/vivado/$board }
 if {[dict get $opts core-mhz] eq ""} { dict set opts core-mhz [dict get $spec core_mhz] }
 if {[dict get $opts core] eq ""} { dict set opts core [zk::bd::default_core [dict get $spec default_cores]] }
+source [file join $zk_here lib zk_fit.tcl]
+zk::fit::check $board [dict get $opts core]
 set flash_mb [dict get $opts flash-mb]
 if {$flash_mb ne "" && (![string is integer -strict $flash_mb] || $flash_mb < 1)} { error "build.tcl: --flash-mb $flash_mb" }
 set jobs [dict get $opts jobs]

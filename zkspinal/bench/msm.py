@@ -54,7 +54,7 @@ from zkspinal.sim import simrun
 from reference_model import msm as M
 from reference_model.msm_data import generate
 from zkspinal.bench import anchors
-from zkspinal.synth import hier as hier_synth
+from zkspinal.synth import fit, hier as hier_synth
 from zkspinal.bench.simlog import simulator_output_to_log
 from reference_model.msm_data import scalar_set
 from zkspinal.tools.msm_rtl import layout_of, run_engine
@@ -75,6 +75,7 @@ ENGINE_MAX_LUT = 800_000
 ENGINE_MAX_DSP = 6_100
 ENGINE_MAX_URAM = 960
 MAX_LUT_LEVELS, MAX_CARRY_BITS = 8, 96
+BOARD = "vu9p"  # the board every MsmAxis top of this bench is built for (vivado/bd_vu9p.tcl)
 AREA_TARGETS_TEXT = (f"each adder (`TwistedEdwardsAdder`) at most {ADDER_MAX_LUT:,} LUT, the whole engine at most "
                      f"{ENGINE_MAX_DSP:,} DSP48E2, {ENGINE_MAX_LUT:,} LUT and {ENGINE_MAX_URAM} URAM288, at most "
                      f"{MAX_LUT_LEVELS} LUT levels and one carry chain of at most {MAX_CARRY_BITS} bits per path")
@@ -276,6 +277,7 @@ def main(argv=None) -> int:
         print(f"{h['source']} (published, {h['mhz']} MHz): one 2^26 bucket phase {h['bucket_phase_s']} s, 4 x 2^26 "
               f"{h['four_msm_s']} s (host work overlapped)")
     missed = rate_verdicts(rows, out.get("projection"))
+    fit_missed = False
     if not args.no_synth:
         real = args.top[:-len("_model")] if args.top.endswith("_model") else args.top
         with simulator_output_to_log(LOG):
@@ -302,6 +304,11 @@ def main(argv=None) -> int:
               f"{' + '.join(map(str, mem['uram288_per_adder']))}; VU9P: 960, 320 per SLR); VU9P LUTs 1,182,240: "
               f"{'met' if syn['lut_sites'] <= 1182240 else 'MISSED'} by LUT6 sites")
         missed += area_verdicts(syn, mem["uram288"])
+        hier_synth.print_memories(syn)
+        rows_fit, fit_misses = fit.check_and_record(real, BOARD, syn, simrun.top_info(real)["md5"], info["adders"])
+        fit.print_table(real, BOARD, rows_fit)
+        fit_missed = bool(fit_misses)  # print_table printed them
+        out["fit"] = {"board": BOARD, "tops": {real: rows_fit}}
     for m in missed:
         print(f"TARGET MISSED: {m}")
     for r in rows:
@@ -315,7 +322,7 @@ def main(argv=None) -> int:
                   f"{min(r['adder_busy_frac']):.1%} (lowest adder) = {min(r['adder_busy_frac']) / bound:.0%} of it; "
                   f"over PCIe Gen3 x16 ({BYTES_PER_POINT} bytes a point) the bound is "
                   f"{min(1.0, r['additions'] / r['points'] * PCIE_GEN3_X16_GBPS * 1e9 / BYTES_PER_POINT / (r['adders'] * args.mhz * 1e6)):.1%} at {args.mhz:g} MHz")
-    if not missed:
+    if not missed and not fit_missed:
         print("all MSM targets met (busy, projection" + ("" if args.no_synth else f", {AREA_TARGETS_TEXT}") + ")")
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))

@@ -49,7 +49,7 @@ from zkspinal.sim import poseidon_harness as H
 import reference_model.poseidon as P
 from zkspinal.sim import simrun
 from zkspinal.bench import anchors, pc2
-from zkspinal.synth import hier as hier_synth
+from zkspinal.synth import fit, hier as hier_synth
 from vivado_stub.boards import core_mhz
 
 TRIDENT = anchors.TRIDENT
@@ -59,9 +59,12 @@ TARGETS = {"pc2": {8: 3.5e6, 11: 2.5e6}, "arity2": {2: 10e6}, "c1100": {2: 4e6, 
 MIN_UTILIZATION = {"pc2": 0.9, "arity2": 0.9}
 # issue "Field multipliers at half the LUTs": the whole top's yosys LUT1..LUT6 per DSP48E2 (TRIDENT: 130)
 MAX_LUT_PER_DSP = {"PoseidonAxis_c1100": 110}
-# issue 21: each profile's whole top (the card also holds the XDMA platform)
-AREA_LIMITS = {f"PoseidonAxis_{c}": {"dsp": 5500, "lut": 600_000, "lut_levels": 8, "carry_bits": 96,
+# issue 21: each profile's whole top (the card also holds the XDMA platform); its LUTs, BRAM and URAM against the
+# C1100's budget: zkspinal/synth/fit.py
+AREA_LIMITS = {f"PoseidonAxis_{c}": {"dsp": 5500, "lut_levels": 8, "carry_bits": 96,
                                      "chains_per_path": 1} for c in ("pc2", "arity2")}
+# the board every PoseidonAxis top is built for (vivado/bd_c1100.tcl)
+BOARD = "c1100"
 NEPTUNE = ROOT / "build" / "refs" / "neptune" / "release" / "neptune-ref"
 # what PoseidonSweep's output depends on: (directory, file pattern)
 SWEEP_SOURCES = [(ROOT / "hw" / "src" / "zkspinal" / d, "*.scala") for d in ("field", "poseidon")] + [
@@ -172,7 +175,7 @@ def area_targets_text(top: str) -> str | None:
         parts.append(f"the whole `{top}` at most {MAX_LUT_PER_DSP[top]} LUT per DSP48E2")
     lim = AREA_LIMITS.get(top)
     if lim:
-        parts.append(f"the whole `{top}` at most {lim['dsp']:,} DSP48E2 and {lim['lut']:,} LUT, {lim['lut_levels']} LUT "
+        parts.append(f"the whole `{top}` at most {lim['dsp']:,} DSP48E2, {lim['lut_levels']} LUT "
                      f"levels and one carry chain of at most {lim['carry_bits']} bits per path")
     return "; ".join(parts) or None
 
@@ -292,18 +295,24 @@ def main(argv: list[str] | None = None) -> int:
     for res in measured:
         print_table(res, a.mhz)
     print_pc2(measured, a.mhz)
+    fits = {}
     for y in ([syn] if syn else []) + also_syn:
         print(f"yosys synth_xilinx (xcup), whole {y['top']}: {y['dsp']} DSP48E2, {y['lut']} LUT ({y['lut_sites']} LUT6 "
               f"sites with small LUTs paired), {y['ff']} FF, {y['srl']} SRL, {y['lutram']} LUTRAM, {y['bram36']} "
               f"BRAM36, {y['uram']} URAM; deepest path {y['lut_levels']} LUT levels (in {y['deepest_module']}), "
               f"longest carry chain {y['carry_bits']} bits, at most {y.get('chains_per_path', 0)} chain(s) on one path")
         print_area_verdicts(y)
+        hier_synth.print_memories(y)
+        rows, _ = fit.check_and_record(y["top"], BOARD, y, simrun.top_info(y["top"])["md5"])
+        fit.print_table(y["top"], BOARD, rows)
+        fits[y["top"]] = rows
     a.json.parent.mkdir(parents=True, exist_ok=True)
     syn_out = {k: v for k, v in syn.items() if k != "depth_per_module"} if syn else None
     also_out = [{k: v for k, v in y.items() if k != "depth_per_module"} for y in also_syn]
     a.json.write_text(json.dumps({"top": main_res["top"], "simulated": main_res["simulated"], "mhz": a.mhz,
                                   "meta": meta, "arities": main_res["arities"], "measured": measured,
                                   "sweep": sw, "synth": syn_out, "synth_also": also_out,
+                                  "fit": {"board": BOARD, "tops": fits},
                                   "trident": {"rate": TRIDENT["hash_per_s"], "dsp": TRIDENT["dsp"],
                                               "mhz": TRIDENT["mhz"], "source": TRIDENT["source"]},
                                   "targets": TARGETS.get(a.config, {})}, indent=1))

@@ -133,6 +133,46 @@ def _synth_rows(rows: list[tuple[str, dict]]) -> list[str]:
     return out
 
 
+def _fit_lines(fits: dict | None) -> list[str]:
+    """The utilization table of the whole tops a benchmark synthesized, against their board's part and SLRs
+    (zkspinal/synth/fit.py, vivado/fit/budgets.tsv), with the budget verdict."""
+    if not fits or not fits.get("tops"):
+        return []
+    from vivado_stub.budgets import NAMES, RESOURCES
+    from zkspinal.synth.fit import budget_targets_text, target_misses
+
+    board = fits["board"]
+    head = ["top", "scope"] + [NAMES[r] for r in RESOURCES]
+    out = ["", f"Use of the {board} part by each whole top (yosys figures; with the platform's share of "
+               f"`vivado/fit/budgets.tsv` added; the figures are recorded in `vivado/fit/records.tsv`, which the "
+               f"Vivado build checks):", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    misses = []
+    for top, rows in fits["tops"].items():
+        for scope in dict.fromkeys(r["scope"] for r in rows):
+            cells = []
+            for r in (x for x in rows if x["scope"] == scope):
+                cell = f"{r['core']:,} = {r['core_percent']:.1f} % ({r['percent']:.1f} % with platform)"
+                cells.append(cell if r["fits"] else f"**{cell}: does not fit**")
+            out.append(f"| `{top}` | {scope} | " + " | ".join(cells) + " |")
+        misses += target_misses(top, board, rows)
+    out += ["", _verdict(misses, f"Every top fits the {board} part; budget targets met ({budget_targets_text()}).")]
+    return out
+
+
+def _memory_lines(syn: dict) -> list[str]:
+    """Where a whole top's memories went (hier_synth.memories): the ones in block RAM or UltraRAM."""
+    rows = [r for r in syn.get("memories") or [] if r["bram36"] or r["uram"]]
+    if not rows:
+        return []
+    out = ["", f"Memories of `{syn['top']}` in block RAM or UltraRAM (yosys' mapping; width x depth of one memory, "
+               f"copies: one per read port beyond the primitive's; primitives of all its instances):", "",
+           "| module | memory | width x depth | copies | instances | BRAM36 | URAM288 |", "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        out.append(f"| `{r['module']}` | `{r['memory']}` | {r['width']} x {r['depth']} | {r['copies']} | {r['instances']} | "
+                   f"{r['bram36'] * r['instances']:g} | {r['uram'] * r['instances']} |")
+    return out
+
+
 def _ratio(lut: int, dsp: int) -> str:
     ratio = anchors.lut_per_dsp(lut, dsp)
     return "-" if ratio is None else f"{ratio:,}"
@@ -196,6 +236,8 @@ def poseidon(data: dict, out: Path) -> tuple[str, dict]:
         lines += ["", f"{tr['source']} after Vivado implementation (published): {tr['dsp']:,} DSP, "
                       f"{tr['lut']:,} LUT."]
         lines += ["", " ".join(_poseidon_area_verdict(y) for y in [syn, *(data.get("synth_also") or [])])]
+        lines += _fit_lines(data.get("fit"))
+        lines += _memory_lines(syn)
         figs["synth"] = {k: syn[k] for k in ("dsp", "lut", "lut_sites", "ff", "bram36", "uram", "lut_levels",
                                              "carry_bits")}
     sw = data.get("sweep")
@@ -409,6 +451,7 @@ def msm(data: dict, out: Path) -> tuple[str, dict]:
         lines += ["", f"yosys `synth_xilinx -family xcup`, hierarchical; deepest register-to-register logic in "
                       f"`{syn['deepest_module']}`:", ""] + _synth_rows(srows)
         lines += ["", _msm_area_verdict(syn, (data.get("memory") or {}).get("uram288"))]
+        lines += _fit_lines(data.get("fit"))
         mem = data.get("memory")
         if mem:
             per = mem.get("uram288_per_adder")

@@ -101,15 +101,19 @@ def depth_pass(verilog: Path, top: str, out: Path) -> dict:
     return {**depth, "black_boxes": cores}
 
 
-def run(verilog: Path, top: str) -> dict:
+def run(verilog: Path, top: str, depth: bool = True) -> dict:
+    """The hierarchical figures of `top` and, with `depth`, the flattened control logic's depth pass (the figures a
+    fit check needs come without it: a design of many identical unrolled cores flattens slowly)."""
     key = hashlib.md5(verilog.read_bytes() + top.encode() + b"hier" + synth.ANALYSIS_VERSION).hexdigest()
     out = synth.CACHE / f"{top}-hier-{key[:12]}"
     result_file, depth_file = out / "result.json", out / "depth_pass.json"
     out.mkdir(parents=True, exist_ok=True)
     with locked(out.with_name(out.name + ".lock")):  # a second caller (bench beside a test run) waits, then reads
         result = json.loads(result_file.read_text()) if result_file.exists() else hierarchical(verilog, top, out)
-        if not depth_file.exists():
+        if depth and not depth_file.exists():
             depth_file.write_text(json.dumps(depth_pass(verilog, top, out), indent=1))
+    if not depth_file.exists():
+        return result
     stat = out / "stat.txt"
     return merge(result, json.loads(depth_file.read_text()), stat.read_text() if stat.exists() else "")
 
@@ -166,7 +170,7 @@ def hierarchical(verilog: Path, top: str, out: Path) -> dict:
     p = subprocess.run(["yosys", "-q", "-l", str(out / "yosys.log"), str(out / "synth.ys")], capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError(f"yosys failed on {top}: see {out / 'yosys.log'}\n{p.stderr[-2000:]}")
-    result = analyse(netlist, stat, top)  # noqa: the netlist stays if the analysis fails (rerun analyse on it)
+    result = analyse(netlist, stat, top, verilog)  # noqa: the netlist stays if the analysis fails (rerun analyse on it)
     result_file.write_text(json.dumps(result, indent=1))
     netlist.unlink()
     return result
@@ -194,8 +198,65 @@ def load_netlist(netlist: Path) -> dict:
         return json.load(f, object_hook=lean)
 
 
-def analyse(netlist: Path, stat: Path, top: str) -> dict:
-    """The figures of a mapped hierarchical netlist (yosys write_json) and its `stat -top` report."""
+# the memory primitives synth_xilinx maps a memory to: block RAM, UltraRAM and the distributed (LUT) RAMs
+RAM_CELLS = ("RAMB36E2", "RAMB18E2", "URAM288", "URAM288_BASE", "RAM32M", "RAM64M", "RAM32X1D", "RAM64X1D", "RAM128X1D",
+             "RAM256X1D", "RAM32M16", "RAM64M8")
+
+
+def memories(modules: dict, instances: dict, verilog: Path) -> list[dict]:
+    """Where each memory of the design went: per module and memory, its width and depth (the Verilog declaration),
+    the primitives of one instance by type (memory_libmap names them <memory>.<copy>.<piece>: a memory read at more
+    stages than the primitive has ports is copied) and the module's instances.  Memories mapped to registers have no
+    primitive and are not listed."""
+    decl: dict[tuple[str, str], tuple[int, int]] = {}
+    module = None
+    for line in verilog.read_text().splitlines():
+        if m := re.match(r"module\s+(\w+)", line):
+            module = m[1]
+        elif m := re.search(r"reg\s+\[(\d+):0\]\s+(\w+)\s*\[0:(\d+)\];", line):
+            decl[(module, m[2])] = (int(m[1]) + 1, int(m[3]) + 1)
+    found: dict[tuple, dict] = {}
+    for name, mod in modules.items():
+        if name not in instances:
+            continue
+        for cname, cell in mod["cells"].items():
+            if cell["type"] not in RAM_CELLS:
+                continue
+            m = re.match(r"\\?(\w+)\.(\d+)\.", cname)
+            mem, copy = (m[1], int(m[2])) if m else (cname, 0)
+            width, depth = decl.get((name, mem), (0, 0))
+            row = found.setdefault((name, mem), {"module": name, "instances": instances[name], "memory": mem,
+                                                 "width": width, "depth": depth, "copies": 0,
+                                                 "cells": defaultdict(int)})
+            row["copies"] = max(row["copies"], copy + 1)
+            row["cells"][cell["type"]] += 1
+    out = []
+    for row in found.values():
+        c = row["cells"]
+        row["cells"] = dict(sorted(c.items()))
+        row["bram36"] = c["RAMB36E2"] + c["RAMB18E2"] / 2
+        row["uram"] = c["URAM288"] + c["URAM288_BASE"]
+        row["lutram"] = sum(n for t, n in c.items() if t.startswith("RAM") and not t.startswith("RAMB"))
+        out.append(row)
+    return sorted(out, key=lambda r: (-(r["bram36"] + r["uram"]) * r["instances"], r["module"], r["memory"]))
+
+
+def print_memories(syn: dict) -> None:
+    """The memory-by-memory table of a hierarchical result (memories())."""
+    rows = syn.get("memories") or []
+    if not rows:
+        return
+    print(f"  memories of {syn['top']} (yosys: what each maps to, per instance x instances):")
+    print(f"    {'module':<28} {'memory':<22} {'width':>6} {'depth':>6} {'copies':>6} {'x':>3}  {'BRAM36':>7} "
+          f"{'URAM':>5} {'LUTRAM':>7}  primitives of one instance")
+    for r in rows:
+        print(f"    {r['module']:<28} {r['memory']:<22} {r['width']:>6} {r['depth']:>6} {r['copies']:>6} {r['instances']:>3}  "
+              f"{r['bram36'] * r['instances']:>7g} {r['uram'] * r['instances']:>5} {r['lutram'] * r['instances']:>7}  "
+              + ", ".join(f"{n} {t}" for t, n in r["cells"].items()))
+
+
+def analyse(netlist: Path, stat: Path, top: str, verilog: Path) -> dict:
+    """The figures of a mapped hierarchical netlist (yosys write_json) of `verilog` and its `stat -top` report."""
     c = _hierarchy_counts(stat.read_text())
     design = load_netlist(netlist)
     # the design's own modules (the netlist also lists the cell library: LUT6, FDRE, ... as blackboxes)
@@ -232,6 +293,7 @@ def analyse(netlist: Path, stat: Path, top: str) -> dict:
         "carry_bits": max(d["carry_bits"] for d in depth.values()),
         "deepest_module": worst[0], "depth_per_module": depth,
         "modules": {name: {"instances": instances[name], **subtree(name), **depth[name]} for name in instances},
+        "memories": memories(modules, instances, verilog),
     }
     return result
 

@@ -24,10 +24,14 @@ object KeccakTops {
     })
   }
 
+  /** a deliberately oversized configuration, sixteen fully pipelined units (about a million LUTs): the fit test's
+    * top that no board's part holds (tests/test_fit.py) */
+  val oversized: KeccakSpeedConfig = KeccakSpeedConfig(KeccakConfig.pipelined, 16)
   /** one unit of every core configuration (benchmark), and several units of the default and pipelined cores */
   val speedConfigs: Seq[KeccakSpeedConfig] =
     KeccakConfig.all.map(k => KeccakSpeedConfig(k, 1)) ++
-      Seq(2, 4).map(u => KeccakSpeedConfig(KeccakConfig.default, u)) :+ KeccakSpeedConfig(KeccakConfig.pipelined, 2)
+      Seq(2, 4).map(u => KeccakSpeedConfig(KeccakConfig.default, u)) :+ KeccakSpeedConfig(KeccakConfig.pipelined, 2) :+
+      oversized
 
   def speeds: Seq[Top] = speedConfigs.map { s =>
     Top(s"KeccakSpeed_${s.name}", "KeccakSpeed", () => new KeccakSpeed(s), { c =>

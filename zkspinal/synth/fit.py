@@ -1,0 +1,153 @@
+"""Does a whole top fit its board?  The yosys figures of a top (zkspinal/synth/hier.py) against the part's capacity
+and its platform's share (vivado/fit/budgets.tsv, through vivado_stub.budgets), for the part and, where the
+board's floorplan places parts of the top in SLRs of their own (the MSM adders on the VU9P), per SLR.
+
+  use(syn)          the figures a budget counts: LUT6 sites + SRL (a shift register takes a LUT site), FF, DSP48E2,
+                    BRAM36, URAM288
+  placement(...)    the top's use per SLR: each adder lane (MsmLane, with its adder and bucket memories) in the
+                    floorplan's adder SLRs, the rest in the shell's SLR
+  table(...)        rows (scope, resource, core, platform, capacity, percent); a row over 100 % does not fit
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from vivado_stub import budgets as B
+from vivado_stub.boards import BOARDS
+
+RESOURCES = B.RESOURCES
+
+
+def use(fig: dict) -> dict[str, int]:
+    """The budgeted figures of a yosys result (or of one module's subtree in it)."""
+    return {"lut": int(fig.get("lut_sites", fig.get("lut", 0))) + int(fig.get("srl", 0)), "ff": int(fig["ff"]),
+            "dsp": int(fig["dsp"]), "bram36": int(round(fig["bram36"] + 0.49)), "uram": int(fig["uram"])}
+
+
+# the module one adder's pblock holds (vivado/stub/floorplan.py: MsmLane lanes_a)
+LANE_MODULE = "MsmLane"
+
+
+def placement(board: str, syn: dict, adders: int = 0) -> dict[str, dict[str, int]]:
+    """{SLRn: use} of a top on a board with a floorplan; {} when the board has none or the top has no adders."""
+    fp = BOARDS[board].get("floorplan")
+    if not fp or not adders:
+        return {}
+    # one module per lane when the lanes differ (their windows): MsmLane, MsmLane_1, ... in lane order
+    lanes = sorted(((name, m) for name, m in syn.get("modules", {}).items()
+                    if re.fullmatch(LANE_MODULE + r"(_\d+)?", name)), key=lambda kv: (len(kv[0]), kv[0]))
+    per_lane = [use(m) for _, m in lanes for _ in range(m["instances"])]
+    if len(per_lane) != adders:
+        raise ValueError(f"{syn['top']}: {len(per_lane)} {LANE_MODULE} instances in the yosys result, {adders} adders")
+    total = use(syn)
+    out = {f"SLR{i}": dict.fromkeys(RESOURCES, 0) for i in range(fp["slrs"])}
+    for k, lane in enumerate(per_lane):
+        slr = fp["adders"][k % len(fp["adders"])]
+        for r in RESOURCES:
+            out[slr][r] += lane[r]
+            out[fp["shell"]][r] -= lane[r]
+    for r in RESOURCES:
+        out[fp["shell"]][r] += total[r]
+    return out
+
+
+def table(board: str, part_use: dict, slr_use: dict | None = None) -> list[dict]:
+    """One row per scope and resource: the core's use, the platform's share, the capacity, the percentage."""
+    b = B.budgets()[board]
+    rows = []
+    scopes = [("part", part_use, b["part"], B.platform_total(b))]
+    for slr, u in sorted((slr_use or {}).items()):
+        scopes.append((slr, u, b["slrs"][slr], b["platform"].get(slr, dict.fromkeys(RESOURCES, 0))))
+    for scope, u, cap, plat in scopes:
+        for r in RESOURCES:
+            total = u[r] + plat[r]
+            rows.append({"scope": scope, "resource": r, "core": u[r], "platform": plat[r], "capacity": cap[r],
+                         "percent": 100.0 * total / cap[r], "core_percent": 100.0 * u[r] / cap[r],
+                         "fits": total <= cap[r]})
+    return rows
+
+
+def overflows(top: str, board: str, rows: list[dict]) -> list[str]:
+    """A line per resource the top (with the platform) does not fit."""
+    return [f"{top} does not fit {board} ({r['scope']}): {B.NAMES[r['resource']]} {r['core']:,} + platform "
+            f"{r['platform']:,} = {r['core'] + r['platform']:,} > {r['capacity']:,}" for r in rows if not r["fits"]]
+
+
+def print_table(top: str, board: str, rows: list[dict]) -> None:
+    print(f"{top} on {board}: use of the part (core + platform share, vivado/fit/budgets.tsv)")
+    print(f"  {'scope':<6} {'resource':<17} {'core':>10} {'platform':>9} {'capacity':>10} {'core %':>7} {'total %':>8}")
+    for r in rows:
+        print(f"  {r['scope']:<6} {B.NAMES[r['resource']]:<17} {r['core']:>10,} {r['platform']:>9,} {r['capacity']:>10,} "
+              f"{r['core_percent']:>6.1f}% {r['percent']:>7.1f}%{'' if r['fits'] else '  DOES NOT FIT'}")
+    misses = target_misses(top, board, rows)
+    for line in misses:
+        print(f"TARGET MISSED: {line}")
+    if not misses:
+        print(f"  {top} fits {board}; budget targets met ({budget_targets_text()})")
+
+
+# The budget targets of the shipped tops (issue "Every shipped top fits its part"): the core's BRAM36 and URAM288 at
+# most 90 % of the part's, LUT6 sites + SRL with the platform's share at most 55 % of the part's, on the part and on
+# every SLR the floorplan gives the top
+BUDGET_TARGETS = {"bram36": ("core", 90.0), "uram": ("core", 90.0), "lut": ("total", 55.0)}
+
+
+def budget_targets_text() -> str:
+    return ("BRAM36 and URAM288 at most 90 % of the part's (and of each SLR's where the floorplan places the top), "
+            "LUT6 sites + SRL with the platform's share at most 55 %")
+
+
+def target_misses(top: str, board: str, rows: list[dict]) -> list[str]:
+    """Overflows, then budget targets missed, one line each."""
+    out = overflows(top, board, rows)
+    for r in rows:
+        kind, limit = BUDGET_TARGETS.get(r["resource"], (None, None))
+        if kind is None:
+            continue
+        pct = r["core_percent"] if kind == "core" else r["percent"]
+        if pct > limit:
+            what = "the core's" if kind == "core" else "core + platform"
+            out.append(f"{top} on {board} ({r['scope']}): {what} {B.NAMES[r['resource']]} {pct:.1f} % > {limit:.0f} %")
+    return out
+
+
+def check_and_record(top: str, board: str, syn: dict, md5: str, adders: int = 0,
+                     records: Path = B.RECORDS) -> tuple[list[dict], list[str]]:
+    """The fit table of a whole top's yosys result, its misses, and its record in `records` (by default
+    vivado/fit/records.tsv: what zk_fit.tcl and tests/test_fit.py read)."""
+    part = use(syn)
+    slrs = placement(board, syn, adders)
+    rows = table(board, part, slrs)
+    B.write_record(top, board, md5, part, slrs, records)
+    return rows, target_misses(top, board, rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """python -m zkspinal.synth.fit [TOP ...]: synthesize each top (default: every shipped top, vivado_stub.budgets
+    .SHIPPED) hierarchically, print its use of its board's part and record the figures; exit 1 when one does not fit
+    or misses a budget target."""
+    import argparse
+
+    from zkspinal.sim import simrun
+    from zkspinal.synth import hier
+
+    ap = argparse.ArgumentParser(prog="python -m zkspinal.synth.fit", description=main.__doc__.split(":")[0])
+    ap.add_argument("tops", nargs="*", help="tops to check (default: every shipped top)")
+    a = ap.parse_args(argv)
+    bad = 0
+    for top in a.tops or list(B.SHIPPED):
+        board = B.SHIPPED.get(top)
+        if board is None:
+            ap.error(f"{top} is not a shipped top ({', '.join(B.SHIPPED)}); add it to vivado/stub/budgets.py SHIPPED")
+        info = simrun.top_info(top)
+        syn = hier.run(simrun.RTL / info["file"], top, depth=False)
+        rows, misses = check_and_record(top, board, syn, info["md5"], info.get("adders", 0))
+        print_table(top, board, rows)
+        hier.print_memories(syn)
+        bad += bool(misses)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
