@@ -331,3 +331,19 @@ def test_depth_stops_at_lutram_and_names_a_loop():
                       "ff": cell("FDRE", {"D": [3]}, {"Q": [4]})}, "ports": {}}
     with pytest.raises(ValueError, match="combinational loop through LUT2"):
         ys._depth(loop)
+
+
+def test_fit_table_renders(tmp_path):
+    """A whole top's use of its board renders as a table; an overflow and a missed budget target are named."""
+    from zkspinal.synth import fit
+
+    rows = fit.table("c1100", {"lut": 500_000, "ff": 600_000, "dsp": 5_250, "bram36": 1_300, "uram": 516})
+    md = "\n".join(sections._fit_lines({"board": "c1100", "tops": {"PoseidonAxis_pc2": rows}}))
+    assert "| `PoseidonAxis_pc2` | part | 500,000 = 57.4 % (64.5 % with platform) |" in md
+    assert ("TARGET MISSED: PoseidonAxis_pc2 does not fit c1100 (part): BRAM36 1,300 + platform 100 = 1,400 > "
+            "1,344.") in md and "**1,300 = 96.7 % (104.2 % with platform): does not fit**" in md
+    assert "the core's BRAM36 96.7 % > 90 %" in md and "core + platform LUT6 sites + SRL 64.5 % > 55 %" in md
+    assert "URAM288 80.6 % >" not in md  # 516 / 640 = 80.6 %: within the target, not named
+    ok = fit.table("c1100", {"lut": 300_000, "ff": 600_000, "dsp": 5_250, "bram36": 1_100, "uram": 516})
+    md = "\n".join(sections._fit_lines({"board": "c1100", "tops": {"PoseidonAxis_pc2": ok}}))
+    assert "TARGET MISSED" not in md and "Every top fits the c1100 part; budget targets met" in md
