@@ -10,6 +10,7 @@ cached by the Verilog's md5) and checked, its record equal to the fresh figures.
 """
 from __future__ import annotations
 
+import re
 import subprocess
 
 import pytest
@@ -46,6 +47,29 @@ def test_shipped_top_fits(top, board):
     assert fit.target_misses(top, board, rows) == []
 
 
+@pytest.mark.parametrize("top", sorted(B.OTHER))
+def test_other_top_fits(top):
+    """The recorded figures of every other top a block design accepts fit each board it is built on."""
+    rec = B.records().get(top)
+    if rec is None and top in B.PENDING:
+        pytest.skip(f"{top}: no record yet ({B.PENDING[top]})")
+    assert rec is not None, f"no record of {top} in {B.RECORDS}: python -m zkspinal.synth.fit --all records it"
+    assert rec["board"] == B.board_of(top)
+    for board in B.OTHER[top]:
+        assert fit.overflows(top, board, fit.table(board, rec["part"])) == [], board
+
+
+def test_every_buildable_top_is_listed():
+    """Each emitted top of a kind the block designs build is shipped, another buildable top, a simulation twin or
+    the oversized test configuration: a new configuration cannot slip past the fit check."""
+    kinds = ("PoseidonAxis", "MsmAxis", "KeccakSpongeAxis", "KeccakSpeed", "PairFixture")
+    emitted = [t for t in simrun.manifest() if t.startswith(tuple(k + "_" for k in kinds))]
+    assert emitted
+    loose = [t for t in emitted if t not in B.SHIPPED and t not in B.OTHER and not t.endswith("_model")
+             and t != OVERSIZED]
+    assert loose == [], f"add them to vivado/stub/budgets.py OTHER (with their boards): {loose}"
+
+
 def oversized_record(tmp_path):
     """KeccakSpeed_r24_u16 through yosys (hierarchically: one Keccak round mapped once) and its record."""
     syn = hier.run(simrun.RTL / simrun.top_info(OVERSIZED)["file"], OVERSIZED, depth=False)
@@ -73,12 +97,57 @@ def test_oversized_configuration_does_not_fit(tmp_path):
 
 
 @pytest.mark.long
-@pytest.mark.parametrize("top, board", sorted(B.SHIPPED.items()))
-def test_shipped_top_synthesized_fits(tmp_path, top, board):
-    """The shipped top's Verilog of today through yosys: it fits, and its record holds these figures."""
+@pytest.mark.parametrize("top", [*sorted(B.SHIPPED), *sorted(B.OTHER)])
+def test_top_synthesized_fits(tmp_path, top):
+    """The top's Verilog of today through yosys: it fits (a shipped one meets the budget targets too), and its record
+    holds these figures."""
+    board = B.board_of(top)
     info = simrun.top_info(top)
     syn = hier.run(simrun.RTL / info["file"], top, depth=False)
     rows, misses = fit.check_and_record(top, board, syn, info["md5"], info.get("adders", 0) if board == "vu9p" else 0,
                                         records=tmp_path / "records.tsv")
     assert misses == []
     assert B.records(tmp_path / "records.tsv")[top] == {**B.records()[top], "md5": info["md5"]}
+
+
+def tcl_problems(records, tops, board):
+    """zk::fit::problems of each top on board, as the Vivado build computes them (ZK_FIT_RECORDS = records)."""
+    script = records.parent / "problems.tcl"
+    script.write_text(f"source {ROOT / 'vivado' / 'lib' / 'zk_fit.tcl'}\n"
+                      f"foreach top {{{' '.join(tops)}}} {{ puts \"$top\\t[join [lindex [zk::fit::problems {board} $top] 1] |]\" }}\n")
+    proc = subprocess.run(["tclsh", str(script)], capture_output=True, text=True, timeout=60,
+                          env={"PATH": "/usr/bin:/bin", "ZK_FIT_RECORDS": str(records)})
+    assert proc.returncode == 0, proc.stderr
+    out = {}
+    for line in proc.stdout.splitlines():
+        top, _, problems = line.partition("\t")
+        out[top] = sorted(re.findall(r"^(\w+): (.+?) \d+ \+ platform", p)[0] for p in problems.split("|") if p)
+    return out
+
+
+@pytest.mark.parametrize("board", sorted(B.budgets()))
+def test_vivado_rule_is_the_tables(tmp_path, board):
+    """The Vivado build's check (zk_fit.tcl) and fit.table refuse the same regions and resources: records at 0 %,
+    at the capacity less the platform's share (fits exactly), one over it, per resource, on the part and each SLR."""
+    b = B.budgets()[board]
+    plat = B.platform_total(b)
+    scopes = {"part": (b["part"], plat), **{s: (cap, b["platform"].get(s, dict.fromkeys(B.RESOURCES, 0)))
+                                            for s, cap in b["slrs"].items()}}
+    records, cases = tmp_path / "records.tsv", {}
+    for scope, (cap, share) in scopes.items():
+        for r in B.RESOURCES:
+            for extra in (0, 1):
+                fig = {k: 0 for k in B.RESOURCES}
+                fig[r] = cap[r] - share[r] + extra
+                top = f"T_{scope}_{r}_{extra}"
+                part = fig if scope == "part" else dict.fromkeys(B.RESOURCES, 0)
+                slrs = {} if scope == "part" else {s: (fig if s == scope else dict.fromkeys(B.RESOURCES, 0))
+                                                   for s in b["slrs"]}
+                B.write_record(top, board, "0" * 32, part, slrs, records)
+                cases[top] = (part, slrs)
+    tcl = tcl_problems(records, sorted(cases), board)
+    for top, (part, slrs) in cases.items():
+        rows = fit.table(board, part, slrs)
+        py = sorted((r["scope"], B.NAMES[r["resource"]]) for r in rows if not r["fits"])
+        assert tcl[top] == py, top
+        assert bool(py) == top.endswith("_1"), top

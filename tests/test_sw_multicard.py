@@ -263,3 +263,28 @@ def test_four_cards_long(seed, tmp_path):
     sets = msm_sets(tmp_path, 6, seed)
     with zkemu.cards([MSM_TOP] * 4) as c:
         check_msm_cards(c.prefixes, sets)
+
+
+def test_zkemu_with_several_cards(seed, tmp_path):
+    """`python -m zkemu with TOP,TOP -- CMD` starts the cards in one directory as a user would: zk-status --list
+    sees both (@DIR), zk-poseidon spreads over them (@DEV0 --devices all) with the model's digests, @DEV1 is card 1,
+    and a card number past the last is a clear error before anything runs"""
+    import sys
+    env = {**os.environ, **SLOW}
+
+    def with_cards(tops, *cmd, stdin=None):
+        return subprocess.run([sys.executable, "-m", "zkemu", "with", ",".join(tops), "--", *map(str, cmd)], env=env,
+                              capture_output=True, text=True, timeout=900, input=stdin)
+    r = with_cards([POSEIDON_TOP, "PairFixture_d16"], BIN / "zk-status", "--list", "-d", "@DIR/xdma0")
+    assert r.returncode == 0, r.stderr
+    assert re.search(r"xdma0.*poseidon", r.stdout) and re.search(r"xdma1", r.stdout), r.stdout
+    lines = interleaved(seed, 1)
+    inp, out = tmp_path / "in.txt", tmp_path / "out.txt"
+    inp.write_text("".join(l + "\n" for l in lines))
+    r = with_cards([POSEIDON_TOP] * 2, BIN / "zk-poseidon", "-d", "@DEV1", "--devices", "all", "-b", 2, "-t", 120000, "-i", inp,
+                   "-o", out)
+    assert r.returncode == 0, r.stderr
+    assert out.read_text().splitlines() == model_digests(lines), f"SEED={seed}"
+    assert "2 cards" in r.stderr, r.stderr
+    r = with_cards([POSEIDON_TOP], BIN / "zk-status", "-d", "@DEV3")
+    assert r.returncode != 0 and "@DEV3 names no card (there are 1: @DEV0..@DEV0)" in r.stderr, r.stderr

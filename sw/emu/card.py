@@ -4,6 +4,8 @@
     python -m zkemu run TOP --dir DIR [harness options]   # serve DIR/xdma0_* until SIGINT/SIGTERM
     python -m zkemu with TOP -- CMD ARGS...   # CMD against a fresh emulated card: every @DEV in ARGS becomes
                                                      # its device prefix, LD_PRELOAD the interposer; CMD's exit status
+    python -m zkemu with TOP,TOP... -- CMD ARGS...   # several cards in one directory (xdma0_*, xdma1_*, ...):
+                                                     # @DIR the directory, @DEV<i> card i's prefix, @DEV card 0's
 
 How each kind of top maps onto XDMA channels is the table PORTS below (keyed by the manifest's "kind"); a new
 top plugs in with one entry.  WAVES=1 builds with FST tracing (run: pass --fst FILE; emulator(): the trace goes
@@ -14,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -201,20 +204,33 @@ def cards(tops: list[str], extra: dict[int, list[str]] | None = None, ports: lis
                 _stop(p, log)
 
 
-def run_with(top: str, cmd: list[str]) -> int:
-    """`with`: one command against a fresh emulated card (its stdin, stdout and stderr are the caller's); the emulator's
-    own log goes to the card directory and is shown only when the command fails"""
+def expand(arg: str, d: str, prefixes: list[str]) -> str:
+    """@DIR -> the cards' directory, @DEV<i> -> card i's device prefix, @DEV -> card 0's."""
+    arg = re.sub(r"@DEV(\d+)", lambda m: prefixes[int(m.group(1))] if int(m.group(1)) < len(prefixes) else
+                 _no_card(m.group(0), len(prefixes)), arg)
+    return arg.replace("@DEV", prefixes[0]).replace("@DIR", d)
+
+
+def _no_card(word: str, n: int) -> str:
+    raise SystemExit(f"zkemu with: {word} names no card (there are {n}: @DEV0..@DEV{n - 1})")
+
+
+def run_with(tops: list[str], cmd: list[str]) -> int:
+    """`with`: one command against fresh emulated cards, one per entry of `tops` in one directory (its stdin, stdout
+    and stderr are the caller's); each emulator's own log goes to the directory and is shown only when the command
+    fails"""
     if not PRELOAD.exists():
         raise SystemExit(f"{PRELOAD} missing: make -C sw")
-    with emulator(top) as dev:
+    with cards(tops) as c:
         # the driver's transfer timeout (the interposer's ZKEMU_TIMEOUT_MS) suits a card, not a simulation 10^4
         # times slower: 10 minutes unless the caller set it
         env = dict(os.environ, LD_PRELOAD=str(PRELOAD))
         env.setdefault("ZKEMU_TIMEOUT_MS", "600000")
-        rc = subprocess.run([a.replace("@DEV", dev) for a in cmd], env=env).returncode
+        rc = subprocess.run([expand(a, c.dir, c.prefixes) for a in cmd], env=env).returncode
         if rc not in (0, 2, 3):
-            log = Path(dev).parent / "emu.log"
-            sys.stderr.write(f"zkemu {top}: the emulator's log:\n{log.read_text()[-2000:]}")
+            for i, top in enumerate(tops):
+                log = Path(c.dir) / f"emu_xdma{i}.log"
+                sys.stderr.write(f"zkemu {top} (xdma{i}): the emulator's log:\n{log.read_text()[-2000:]}")
         return rc
 
 
@@ -224,8 +240,8 @@ def main() -> None:
     top = sys.argv[2]
     if sys.argv[1] == "with":
         if len(sys.argv) < 5 or sys.argv[3] != "--":
-            raise SystemExit("usage: python -m zkemu with TOP -- CMD ARGS...")
-        sys.exit(run_with(top, sys.argv[4:]))
+            raise SystemExit("usage: python -m zkemu with TOP[,TOP...] -- CMD ARGS...")
+        sys.exit(run_with([t for t in top.split(",") if t], sys.argv[4:]))
     exe = build(top)
     if sys.argv[1] == "build":
         print(exe)

@@ -17,10 +17,11 @@ def _rows(path: Path) -> list[list[str]]:
 
 
 def budgets() -> dict[str, dict]:
-    """{board: {"part": {resource: n}, "slrs": {SLRn: {...}}, "platform": {"part" or SLRn: {...}}, "sources": {...}}}"""
+    """{board: {"part": {resource: n}, "slrs": {SLRn: {...}}, "platform": {"part" or SLRn: {...}}}} (the file's source
+    column is for its readers)"""
     out: dict[str, dict] = {}
-    for board, scope, *nums, source in _rows(BUDGETS):
-        b = out.setdefault(board, {"part": {}, "slrs": {}, "platform": {}, "sources": {}})
+    for board, scope, *nums, _source in _rows(BUDGETS):
+        b = out.setdefault(board, {"part": {}, "slrs": {}, "platform": {}})
         figures = dict(zip(RESOURCES, map(int, nums)))
         if scope == "part":
             b["part"] = figures
@@ -33,7 +34,6 @@ def budgets() -> dict[str, dict]:
                 had[k] += figures[k]
         else:
             raise ValueError(f"{BUDGETS}: unknown scope {scope!r}")
-        b["sources"].setdefault(scope, []).append(source)
     return out
 
 
@@ -70,9 +70,9 @@ def write_record(top: str, board: str, md5: str, part: dict, slrs: dict | None =
     path.write_text("\n".join(head + ["\t".join(r) for r in rows]) + "\n")
 
 
-# The tops the Vivado scripts build, each on its board: the block designs' default cores (bd_<board>.tcl
-# default_cores), the documented profiles beside them, and the fallbacks when those are not emitted.  Each has a record
-# that fits (tests/test_fit.py).
+# The tops the Vivado scripts build by default, each on its board: the block designs' first default cores
+# (bd_<board>.tcl default_cores), the documented profiles beside them and the fallbacks when those are not emitted.
+# They meet the budget targets (zkspinal/synth/fit.py BUDGET_TARGETS) as well as fitting (tests/test_fit.py).
 SHIPPED = {
     "PoseidonAxis_pc2": "c1100",      # the C1100's default: Filecoin PC2 (arities 8 and 11)
     "PoseidonAxis_arity2": "c1100",   # the C1100's arity-2 profile
@@ -80,10 +80,32 @@ SHIPPED = {
     "MsmAxis_vu9p": "vu9p",           # the VU9P's default: the two-adder MSM engine
     "PairFixture_d16": "vu9p",        # the VU9P's fallback (the two-FIFO shape)
 }
-# Shipped tops whose whole-top synthesis has not been recorded yet, with the reason: tests/test_fit.py skips them by
-# name (visible in every run) instead of passing; an entry goes once `python -m zkspinal.synth.fit TOP` has run.
+# Every other top a block design accepts (a default_cores pattern, or --core by name; not the _model simulation twins,
+# not the oversized test configuration), with the boards it is built on: each must fit every one of them (the part,
+# with the platform's share), without the budget targets of the shipped tops.  Its record is on the first board.
+OTHER = {
+    "PoseidonAxis_c1100": ("c1100",),              # bd_c1100's second default (two engines of ten multipliers)
+    "PoseidonAxis_small": ("c1100",),              # one engine of two multipliers (tests, bring-up)
+    "PoseidonAxis_small_plain": ("c1100",),        # the same with the plain schedule
+    "KeccakSpongeAxis_r1": ("c1100", "vu9p"),      # the C1100's other sponges
+    "KeccakSpongeAxis_r2": ("c1100", "vu9p"),
+    "MsmAxis_small": ("vu9p",),                    # the quick tier's MSM engine (small windows)
+    **{f"KeccakSpeed_{c}": ("c1100", "vu9p")       # the SNAP test_speed benchmark, on either card
+       for c in ("r1_u1", "r2_u1", "r2_u2", "r2_u4", "r3_u1", "r4_u1", "r6_u1", "r8_u1", "r12_u1", "r24_u1", "r24_u2")},
+}
+# Tops whose whole-top synthesis has not been recorded yet, with the reason: tests/test_fit.py skips them by name
+# (visible in every run) instead of passing; an entry goes once `python -m zkspinal.synth.fit TOP` has run.
 PENDING = {
     "PoseidonAxis_pc2": "issue 39: the reworked profile's whole-top yosys run (about an hour here) is still to finish",
     "PoseidonAxis_arity2": "issue 39: whole-top yosys run of the affinity-placed profile still to do",
     "MsmAxis_vu9p": "issue 39: whole-top yosys run with the per-SLR placement still to do",
 }
+
+
+def board_of(top: str) -> str:
+    """The board a top's record is made for (its shipped board, else the first it is built on)."""
+    if top in SHIPPED:
+        return SHIPPED[top]
+    if top in OTHER:
+        return OTHER[top][0]
+    raise KeyError(f"{top} is neither shipped nor another buildable top (vivado/stub/budgets.py SHIPPED, OTHER)")

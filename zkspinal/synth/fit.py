@@ -80,11 +80,12 @@ def print_table(top: str, board: str, rows: list[dict]) -> None:
     for r in rows:
         print(f"  {r['scope']:<6} {B.NAMES[r['resource']]:<17} {r['core']:>10,} {r['platform']:>9,} {r['capacity']:>10,} "
               f"{r['core_percent']:>6.1f}% {r['percent']:>7.1f}%{'' if r['fits'] else '  DOES NOT FIT'}")
-    misses = target_misses(top, board, rows)
-    for line in misses:
+    shipped = top in B.SHIPPED
+    missed = target_misses(top, board, rows) if shipped else overflows(top, board, rows)
+    for line in missed:
         print(f"TARGET MISSED: {line}")
-    if not misses:
-        print(f"  {top} fits {board}; budget targets met ({budget_targets_text()})")
+    if not missed:
+        print(f"  {top} fits {board}" + (f"; budget targets met ({budget_targets_text()})" if shipped else ""))
 
 
 # The budget targets of the shipped tops (issue "Every shipped top fits its part"): the core's BRAM36 and URAM288 at
@@ -114,19 +115,29 @@ def target_misses(top: str, board: str, rows: list[dict]) -> list[str]:
 
 def check_and_record(top: str, board: str, syn: dict, md5: str, adders: int = 0,
                      records: Path = B.RECORDS) -> tuple[list[dict], list[str]]:
-    """The fit table of a whole top's yosys result, its misses, and its record in `records` (by default
-    vivado/fit/records.tsv: what zk_fit.tcl and tests/test_fit.py read)."""
+    """The fit table of a whole top's yosys result on `board`, what it misses, and its record in `records` (by
+    default vivado/fit/records.tsv: what zk_fit.tcl and tests/test_fit.py read).  A shipped top misses its overflows
+    and budget targets, any other top its overflows on every board it is built on (vivado_stub.budgets.OTHER)."""
     part = use(syn)
     slrs = placement(board, syn, adders)
     rows = table(board, part, slrs)
     B.write_record(top, board, md5, part, slrs, records)
-    return rows, target_misses(top, board, rows)
+    return rows, misses(top, board, rows)
+
+
+def misses(top: str, board: str, rows: list[dict]) -> list[str]:
+    """The shipped top's target misses on its board; another top's overflows on each board it is built on (the
+    part's figures: no floorplan places a part of it in an SLR of its own)."""
+    if top in B.SHIPPED:
+        return target_misses(top, board, rows)
+    part = rows_use(rows)
+    return [line for b in B.OTHER.get(top, (board,)) for line in overflows(top, b, table(b, part))]
 
 
 def main(argv: list[str] | None = None) -> int:
-    """python -m zkspinal.synth.fit [TOP ...]: synthesize each top (default: every shipped top, vivado_stub.budgets
-    .SHIPPED) hierarchically, print its use of its board's part and record the figures; exit 1 when one does not fit
-    or misses a budget target."""
+    """python -m zkspinal.synth.fit [--all] [TOP ...]: synthesize each top (default: every shipped top, vivado_stub
+    .budgets.SHIPPED; --all: the other buildable tops too, OTHER) hierarchically, print its use of its board's part
+    and record the figures; exit 1 when one does not fit or a shipped top misses a budget target."""
     import argparse
 
     from zkspinal.sim import simrun
@@ -134,19 +145,28 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(prog="python -m zkspinal.synth.fit", description=main.__doc__.split(":")[0])
     ap.add_argument("tops", nargs="*", help="tops to check (default: every shipped top)")
+    ap.add_argument("--all", action="store_true", help="every buildable top: the shipped ones, then the others")
     a = ap.parse_args(argv)
     bad = 0
-    for top in a.tops or list(B.SHIPPED):
-        board = B.SHIPPED.get(top)
-        if board is None:
-            ap.error(f"{top} is not a shipped top ({', '.join(B.SHIPPED)}); add it to vivado/stub/budgets.py SHIPPED")
+    for top in a.tops or list(B.SHIPPED) + (list(B.OTHER) if a.all else []):
+        try:
+            board = B.board_of(top)
+        except KeyError as e:
+            ap.error(str(e).strip("'\""))
         info = simrun.top_info(top)
         syn = hier.run(simrun.RTL / info["file"], top, depth=False)
-        rows, misses = check_and_record(top, board, syn, info["md5"], info.get("adders", 0))
+        rows, missed = check_and_record(top, board, syn, info["md5"], info.get("adders", 0))
         print_table(top, board, rows)
+        for other in B.OTHER.get(top, ())[1:]:
+            print_table(top, other, table(other, rows_use(rows)))
         hier.print_memories(syn)
-        bad += bool(misses)
+        bad += bool(missed)
     return 1 if bad else 0
+
+
+def rows_use(rows: list[dict]) -> dict[str, int]:
+    """The part's figures back from a table's rows."""
+    return {r["resource"]: r["core"] for r in rows if r["scope"] == "part"}
 
 
 if __name__ == "__main__":
