@@ -130,6 +130,11 @@ need_top() {
   "$VENV/bin/python" -m zkspinal.sim.rtl ensure "$1" >&2 || die "top $1 not available"
 }
 
+# the MSM host library (sw/host-msm: arkworks, the window-spec grammar), which zk-msm links and the model calls
+host_msm() {
+  "$VENV/bin/python" -c "from zkspinal.tools.host_msm import build_host; build_host()" >&2 || die "building sw/host-msm failed"
+}
+
 # ./run.sh msm --engine rtl: zk-msm (libzkxdma, the arkworks host library) against the XDMA emulator serving
 # MsmAxis_<config> (default vu9p_model: Hardcaml's layout, the multiplier model); zk-msm options pass through (-w, -B
 # for a configuration with another layout).
@@ -147,9 +152,7 @@ msm_rtl() {
   done
   local top="MsmAxis_$config"
   need_top "$top"
-  local cargo; cargo="$(command -v cargo || echo "$HOME/.cargo/bin/cargo")"
-  (cd sw/host-msm && CARGO_TARGET_DIR="$ROOT/build/cargo" "$cargo" build --release --locked --quiet) >&2 \
-    || die "building sw/host-msm failed"
+  host_msm
   { locked_make sw && locked_make sw msm; } >&2 || die "make -C sw msm failed"
   # a simulated engine is 10^4-10^5 times slower than a card: a 10-minute progress timeout (a later -t wins)
   "$VENV/bin/python" -m zkemu with "$top" -- sw/build/zk-msm -d @DEV -t 600000 "${args[@]}"
@@ -192,11 +195,11 @@ case "$cmd" in
       case "$1" in --engine) engine="${2:-}"; shift; [ $# -gt 0 ] && shift ;; --engine=*) engine="${1#*=}"; shift ;; *) args+=("$1"); shift ;; esac
     done
     case "$engine" in
-      model) exec "$VENV/bin/python" -m reference_model.msm run "${args[@]}" ;;
+      model) STEP="msm model"; host_msm; exec "$VENV/bin/python" -m reference_model.msm run "${args[@]}" ;;
       rtl) msm_rtl "${args[@]}" ;;
       *) echo "run.sh msm: --engine must be model or rtl (got '$engine')" >&2; exit 2 ;;
     esac ;;
-  msm-model) setup >/dev/null; activate; exec "$VENV/bin/python" -m reference_model.msm "$@" ;;
+  msm-model) setup >/dev/null; activate; STEP="msm model"; host_msm; exec "$VENV/bin/python" -m reference_model.msm "$@" ;;
   hash) setup >/dev/null; activate; hash_rtl "$@" ;;
   keccak-speed) setup >/dev/null; activate; exec "$VENV/bin/python" -m zkspinal.tools.keccak_speed "$@" ;;
   vivado) setup; activate; emit

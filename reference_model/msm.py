@@ -30,7 +30,6 @@ merge_partials), so it returns the same points in other projective coordinates (
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from .curves import FQ, FR, G1, HW, TE, mixed_add
@@ -71,14 +70,10 @@ class WindowLayout:
 
     @classmethod
     def parse(cls, spec: str) -> "WindowLayout":
-        """'13x13,12x7' (width x count, ...) or '13,13,12' (one width per window), least significant first."""
-        widths = []
-        for part in spec.replace(" ", "").split(","):
-            m = re.fullmatch(r"(\d+)(?:x(\d+))?", part)
-            if not m:
-                raise ValueError(f"bad window spec {spec!r}: use e.g. 13x13,12x7 or 16,16,16")
-            widths += [int(m.group(1))] * int(m.group(2) or 1)
-        return cls(tuple(widths))
+        """'13x13,12x7' (width x count, ...) or '13,13,12' (one width per window), least significant first: the
+        host library's grammar (reference_model.host_lib), the one zk-msm and host-msm read."""
+        from .host_lib import windows_parse
+        return cls(windows_parse(spec, MAX_WINDOWS))
 
     @property
     def num_windows(self) -> int:

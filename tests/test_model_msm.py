@@ -17,8 +17,9 @@ R = FR.p
 RNG_SEED = 777
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="module", autouse=True)
 def host():
+    """the host library: arkworks' results, and the window-spec grammar the model parses with"""
     return build_host()
 
 

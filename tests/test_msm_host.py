@@ -2,6 +2,7 @@
 and results bit for bit; bad-input errors; the C ABI from C under valgrind."""
 from __future__ import annotations
 
+import os
 import random
 import shutil
 import subprocess
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from zkspinal.refs import cargo
 from zkspinal.tools.host_msm import ROOT, TARGET, build_host, host_library
 from reference_model import msm, msm_data, msm_formats
 from reference_model.curves import FQ, FR, G1, HW, TE
@@ -17,9 +19,18 @@ RNG_SEED = 5050
 R = FR.p
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="module", autouse=True)
 def host() -> Path:
+    """the host library: arkworks' results, and the window-spec grammar the model parses with"""
     return build_host()
+
+
+def test_cargo_unit_tests():
+    """the crate's own unit tests (`cargo test`: the window-spec grammar every tool reads)"""
+    r = subprocess.run([cargo(), "test", "--release", "--locked", "--lib", "--quiet"], cwd=ROOT / "sw" / "host-msm",
+                       env={**os.environ, "CARGO_TARGET_DIR": str(TARGET)}, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert "test result: ok" in r.stdout and " 0 failed" in r.stdout, r.stdout
 
 
 def run(host, *args, ok=True):

@@ -280,35 +280,6 @@ static void print_point(FILE *f, const uint8_t r[96])
     fputc('\n', f);
 }
 
-static int parse_windows(const char *spec, uint32_t *w, size_t *n)
-{
-    *n = 0;
-    const char *s = spec;
-    while (*s) {
-        char *e;
-        unsigned long width = strtoul(s, &e, 10), count = 1;
-        if (e == s || width < 1 || width > 22)
-            return -1;
-        if (*e == 'x') {
-            s = e + 1;
-            count = strtoul(s, &e, 10);
-            if (e == s || count < 1)
-                return -1;
-        }
-        for (unsigned long i = 0; i < count; i++) {
-            if (*n == 127)
-                return -1;
-            w[(*n)++] = (uint32_t)width;
-        }
-        if (*e == ',')
-            e++;
-        else if (*e)
-            return -1;
-        s = e;
-    }
-    return *n ? 0 : -1;
-}
-
 int main(int argc, char **argv)
 {
     tool_dev t;
@@ -348,8 +319,12 @@ int main(int argc, char **argv)
     }
     uint32_t widths[127];
     size_t nw;
-    if (optind != argc || (!in) == (npow == ~0ull) || parse_windows(wspec, widths, &nw) || (reuse && !resident)) {
+    if (optind != argc || (!in) == (npow == ~0ull) || (reuse && !resident)) {
         usage(stderr);
+        return 2;
+    }
+    if (zkmsm_windows_parse(wspec, widths, sizeof widths / sizeof *widths, &nw)) { /* the host library's grammar */
+        fprintf(stderr, "zk-msm: --windows: %s\n", zkmsm_last_error());
         return 2;
     }
     zkmsm_layout *layout = zkmsm_layout_new_bounded(widths, nw, (uint32_t)bits);

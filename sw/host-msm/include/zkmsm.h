@@ -26,6 +26,11 @@ extern "C" {
 
 typedef struct ZkmsmLayout zkmsm_layout;
 
+/* The window spec every tool reads: comma-separated WIDTH or WIDTHxCOUNT parts, least significant window first
+ * ("13x13,12x7": 13 windows of 13 bits, then 7 of 12; spaces around a part ignored; at most 127 windows).  The widths
+ * go to `widths` (room for `cap`), their number to *count; fails on anything else, naming the part. */
+int zkmsm_windows_parse(const char *spec, uint32_t *widths, size_t cap, size_t *count);
+
 /* Window layout, widths from the least significant bit; widths = NULL or count = 0 gives the default
  * (13 windows of 13 bits, 7 of 12 bits).  NULL on a bad layout. */
 zkmsm_layout *zkmsm_layout_new(const uint32_t *widths, size_t count);

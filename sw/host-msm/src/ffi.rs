@@ -2,7 +2,7 @@
 //! zkmsm_last_error() (per thread).  Panics are caught and reported the same way; nothing unwinds into C.
 
 use std::cell::RefCell;
-use std::ffi::{c_char, CString};
+use std::ffi::{c_char, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::slice;
 
@@ -12,7 +12,7 @@ use ark_ff::BigInt;
 
 use crate::convert::precompute_encoded;
 use crate::format::*;
-use crate::layout::WindowLayout;
+use crate::layout::{parse_widths, WindowLayout};
 use crate::post::postprocess;
 use crate::HostError;
 
@@ -55,6 +55,34 @@ unsafe fn output<'a>(ptr: *mut u8, len: usize, what: &str) -> Result<&'a mut [u8
     }
     if ptr.is_null() {
         return Err(HostError::new(format!("{what} is NULL")));
+    }
+    Ok(slice::from_raw_parts_mut(ptr, len))
+}
+
+/// The window spec grammar (layout::parse_widths): the widths to `widths` (room for `cap`), their number to *count.
+#[no_mangle]
+pub unsafe extern "C" fn zkmsm_windows_parse(spec: *const c_char, widths: *mut u32, cap: usize, count: *mut usize) -> i32 {
+    guard(|| {
+        if spec.is_null() || count.is_null() {
+            return Err(HostError::new("spec or count is NULL"));
+        }
+        let spec = CStr::from_ptr(spec).to_str().map_err(|_| HostError::new("the window spec is not UTF-8"))?;
+        let w = parse_widths(spec).map_err(HostError::new)?;
+        *count = w.len();
+        if w.len() > cap {
+            return Err(HostError::new(format!("{} windows but room for {cap}", w.len())));
+        }
+        output_u32(widths, w.len())?.copy_from_slice(&w);
+        Ok(())
+    })
+}
+
+unsafe fn output_u32<'a>(ptr: *mut u32, len: usize) -> Result<&'a mut [u32], HostError> {
+    if len == 0 {
+        return Ok(&mut []);
+    }
+    if ptr.is_null() {
+        return Err(HostError::new("widths is NULL"));
     }
     Ok(slice::from_raw_parts_mut(ptr, len))
 }

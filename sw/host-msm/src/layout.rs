@@ -37,6 +37,36 @@ pub fn scalar_bits(s: &[u64; 4], o: u32, w: u32) -> u64 {
     }
 }
 
+/// The window spec every tool reads (zk-msm and capi_check through `zkmsm_windows_parse`, host-msm, the Python
+/// model through the same C ABI): comma-separated parts, each WIDTH or WIDTHxCOUNT in decimal (spaces around a part
+/// ignored), the least significant window first; "13x13,12x7" is 13 windows of 13 bits, then 7 of 12.  Only the
+/// grammar and the window count are checked here; `WindowLayout::new` checks the widths against the scalars.
+pub fn parse_widths(spec: &str) -> Result<Vec<u32>, String> {
+    let bad = |why: String| format!("bad window spec {spec:?}: {why} (use e.g. 13x13,12x7 or 16,16,16)");
+    let number = |s: &str| -> Option<u32> {
+        if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        s.parse().ok()
+    };
+    let mut widths = Vec::new();
+    for part in spec.split(',').map(str::trim) {
+        let (w, n) = part.split_once('x').unwrap_or((part, "1"));
+        let (w, n) = match (number(w), number(n)) {
+            (Some(w), Some(n)) => (w, n as usize),
+            _ => return Err(bad(format!("{part:?} is not WIDTH or WIDTHxCOUNT"))),
+        };
+        if w == 0 || n == 0 {
+            return Err(bad(format!("{part:?}: widths and counts start at 1")));
+        }
+        if widths.len() + n > MAX_WINDOWS {
+            return Err(bad(format!("more than {MAX_WINDOWS} windows (the 7-bit window tag)")));
+        }
+        widths.extend(std::iter::repeat(w).take(n));
+    }
+    Ok(widths)
+}
+
 impl WindowLayout {
     pub fn new(widths: &[u32]) -> Result<Self, String> {
         Self::with_bound_bits(widths, 0)
@@ -101,20 +131,14 @@ impl WindowLayout {
         Self::new(&w).expect("default layout")
     }
 
-    /// "13x13,12x7" or "16,16,16"
+    /// "13x13,12x7" or "16,16,16" (`parse_widths`), for scalars below r
     pub fn parse(spec: &str) -> Result<Self, String> {
-        let mut widths = Vec::new();
-        for part in spec.split(',').map(str::trim) {
-            let (w, n) = match part.split_once('x') {
-                Some((w, n)) => (w, n),
-                None => (part, "1"),
-            };
-            let bad = || format!("bad window spec {spec:?}: use e.g. 13x13,12x7 or 16,16,16");
-            let w: u32 = w.parse().map_err(|_| bad())?;
-            let n: usize = n.parse().map_err(|_| bad())?;
-            widths.extend(std::iter::repeat(w).take(n));
-        }
-        Self::new(&widths)
+        Self::new(&parse_widths(spec)?)
+    }
+
+    /// the same for an engine built for scalars below 2^bound_bits (0: below r)
+    pub fn parse_bounded(spec: &str, bound_bits: u32) -> Result<Self, String> {
+        Self::with_bound_bits(&parse_widths(spec)?, bound_bits)
     }
 
     pub fn num_windows(&self) -> usize {
@@ -165,5 +189,26 @@ impl WindowLayout {
                 carry = 0;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn window_spec_grammar() {
+        assert_eq!(parse_widths("13x13,12x7").unwrap(), [vec![13; 13], vec![12; 7]].concat());
+        assert_eq!(parse_widths(" 16, 16 ,16x2").unwrap(), vec![16; 4]);
+        assert_eq!(parse_widths("6,6,6,6").unwrap(), vec![6; 4]);
+        assert_eq!(parse_widths("1x127").unwrap().len(), 127);
+        for bad in ["", "13,", ",13", "13,,12", "x3", "13x", "0", "13x0", "1 3", "13x13x2", "-1", "+4", "1x128",
+                    "127,1x127", "99999999999"] {
+            let e = parse_widths(bad).unwrap_err();
+            assert!(e.contains("bad window spec"), "{bad:?}: {e}");
+        }
+        assert_eq!(WindowLayout::parse("13x13,12x7").unwrap(), WindowLayout::hardcaml());
+        assert!(WindowLayout::parse("6,6,6").unwrap_err().contains("cover 18 bits"));
+        assert_eq!(WindowLayout::parse_bounded("6,6,6,6", 24).unwrap().total_buckets(), 32 * 3 + 64);
     }
 }

@@ -157,15 +157,9 @@ int main(int argc, char **argv) {
 
     uint32_t widths[128];
     size_t nw = 0;
-    if (windows) {
-        char *copy = strdup(windows), *save = NULL;
-        if (!copy) {
-            fprintf(stderr, "capi_check: out of memory: %s\n", strerror(errno));
-            goto out;
-        }
-        for (char *t = strtok_r(copy, ",", &save); t && nw < 128; t = strtok_r(NULL, ",", &save))
-            widths[nw++] = (uint32_t)strtoul(t, NULL, 10);
-        free(copy);
+    if (windows && zkmsm_windows_parse(windows, widths, sizeof widths / sizeof *widths, &nw)) {
+        fprintf(stderr, "capi_check: --windows: %s\n", zkmsm_last_error());
+        goto out;
     }
     layout = zkmsm_layout_new(nw ? widths : NULL, nw);
     if (!layout) {
