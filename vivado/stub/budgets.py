@@ -96,7 +96,6 @@ OTHER = {
 # Tops whose whole-top synthesis has not been recorded yet, with the reason: tests/test_fit.py skips them by name
 # (visible in every run) instead of passing; an entry goes once `python -m zkspinal.synth.fit TOP` has run.
 PENDING = {
-    "PoseidonAxis_pc2": "issue 39: the reworked profile's whole-top yosys run (about an hour here) is still to finish",
     "PoseidonAxis_arity2": "issue 39: whole-top yosys run of the affinity-placed profile still to do",
     "MsmAxis_vu9p": "issue 39: whole-top yosys run with the per-SLR placement still to do",
 }
