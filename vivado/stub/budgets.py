@@ -95,9 +95,15 @@ OTHER = {
 }
 # Tops whose whole-top synthesis has not been recorded yet, with the reason: tests/test_fit.py skips them by name
 # (visible in every run) instead of passing; an entry goes once `python -m zkspinal.synth.fit TOP` has run.
-PENDING = {
-    "PoseidonAxis_arity2": "issue 39: whole-top yosys run of the affinity-placed profile still to do",
-    "MsmAxis_vu9p": "issue 39: whole-top yosys run with the per-SLR placement still to do",
+PENDING: dict[str, str] = {}
+# Shipped tops that fit their part but miss a budget target today, with the reason and what is missed (the scopes
+# whose LUT budget is over).  tests/test_fit.py requires exactly these misses: a top that overflows, misses another
+# target or another scope fails, and so does a top listed here that meets its targets (the entry must go).
+KNOWN_MISSES = {
+    "MsmAxis_vu9p": ("issue 39, open: LUT6 sites + SRL with the platform's share 61.9 % of the part, 56.9 % of SLR0 and "
+                     "SLR2, 72.0 % of the shell's SLR1 (two of each adder's products sit there) > 55 %; the fourteen "
+                     "Montgomery products hold 84 % of the core's LUTs, so the fix is the multiplier's LUTs",
+                     ("part", "SLR0", "SLR1", "SLR2")),
 }
 
 

@@ -51,10 +51,15 @@ def owners(pbs: dict[str, dict], cell: str) -> list[str]:
             if any(any(map(takes, inc)) and not any(fnmatch.fnmatchcase(cell, x) for x in exc) for inc, exc in pb["rules"])]
 
 
+def adder_product_modules(verilog: Path) -> list[tuple[str, str]]:
+    """(module, instance) of each Montgomery product inside module TwistedEdwardsAdder of an emitted top."""
+    m = re.search(r"^module TwistedEdwardsAdder\b(.*?)^endmodule", verilog.read_text(), re.S | re.M)
+    return re.findall(r"^\s+(MontgomeryMul\w*)\s+(\w+)\s*\(", m[1], re.M) if m else []
+
+
 def adder_products(verilog: Path) -> list[str]:
     """Instance names of the Montgomery products inside module TwistedEdwardsAdder of an emitted top."""
-    m = re.search(r"^module TwistedEdwardsAdder\b(.*?)^endmodule", verilog.read_text(), re.S | re.M)
-    return re.findall(r"^\s+MontgomeryMul\w*\s+(\w+)\s*\(", m[1], re.M) if m else []
+    return [name for _, name in adder_product_modules(verilog)]
 
 
 class FloorplanChecks:

@@ -305,7 +305,8 @@ def main(argv=None) -> int:
               f"{'met' if syn['lut_sites'] <= 1182240 else 'MISSED'} by LUT6 sites")
         missed += area_verdicts(syn, mem["uram288"])
         hier_synth.print_memories(syn)
-        rows_fit, fit_misses = fit.check_and_record(real, BOARD, syn, simrun.top_info(real)["md5"], info["adders"])
+        rows_fit, fit_misses = fit.check_and_record(real, BOARD, syn, simrun.top_info(real)["md5"], info["adders"],
+                                                    verilog=simrun.RTL / simrun.top_info(real)["file"])
         fit.print_table(real, BOARD, rows_fit)
         fit_missed = bool(fit_misses)  # print_table printed them
         out["fit"] = {"board": BOARD, "tops": {real: rows_fit}}

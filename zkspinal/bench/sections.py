@@ -160,16 +160,24 @@ def _fit_lines(fits: dict | None) -> list[str]:
 
 
 def _memory_lines(syn: dict) -> list[str]:
-    """Where a whole top's memories went (hier_synth.memories): the ones in block RAM or UltraRAM."""
+    """Where a whole top's memories went (hier_synth.memories): the ones in block RAM or UltraRAM, memories of one
+    module with the same width, copies and primitives per memory on one row (their depths as a range)."""
     rows = [r for r in syn.get("memories") or [] if r["bram36"] or r["uram"]]
     if not rows:
         return []
-    out = ["", f"Memories of `{syn['top']}` in block RAM or UltraRAM (yosys' mapping; width x depth of one memory, "
-               f"copies: one per read port beyond the primitive's; primitives of all its instances):", "",
-           "| module | memory | width x depth | copies | instances | BRAM36 | URAM288 |", "|---|---|---|---|---|---|---|"]
+    groups: dict[tuple, list[dict]] = {}
     for r in rows:
-        out.append(f"| `{r['module']}` | `{r['memory']}` | {r['width']} x {r['depth']} | {r['copies']} | {r['instances']} | "
-                   f"{r['bram36'] * r['instances']:g} | {r['uram'] * r['instances']} |")
+        groups.setdefault((r["module"], r["width"], r["copies"], r["bram36"], r["uram"]), []).append(r)
+    out = ["", f"Memories of `{syn['top']}` in block RAM or UltraRAM (yosys' mapping; width x depth of one memory, "
+               f"copies: one per read port beyond the primitive's; primitives of all its instances; memories of a "
+               f"module alike but for their depth on one row):", "",
+           "| module | memory | width x depth | copies | instances | BRAM36 | URAM288 |", "|---|---|---|---|---|---|---|"]
+    for (module, width, copies, bram, uram), g in groups.items():
+        depths = sorted({r["depth"] for r in g})
+        depth = str(depths[0]) if len(depths) == 1 else f"{depths[0]}..{depths[-1]}"
+        name = f"`{g[0]['memory']}`" if len(g) == 1 else f"{len(g)} memories (`{g[0]['memory']}`, ...)"
+        inst = sum(r["instances"] for r in g)
+        out.append(f"| `{module}` | {name} | {width} x {depth} | {copies} | {inst} | {bram * inst:g} | {uram * inst} |")
     return out
 
 

@@ -4,8 +4,9 @@ board's floorplan places parts of the top in SLRs of their own (the MSM adders o
 
   use(syn)          the figures a budget counts: LUT6 sites + SRL (a shift register takes a LUT site), FF, DSP48E2,
                     BRAM36, URAM288
-  placement(...)    the top's use per SLR: each adder lane (MsmLane, with its adder and bucket memories) in the
-                    floorplan's adder SLRs, the rest in the shell's SLR
+  placement(...)    the top's use per SLR as the board's XDC pblocks place it: each adder lane (MsmLane, with
+                    its adder and bucket memories) in its SLR, except the Montgomery products the XDC puts in
+                    another (the shell's), the rest in the shell's SLR
   table(...)        rows (scope, resource, core, platform, capacity, percent); a row over 100 % does not fit
 """
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from vivado_stub import budgets as B
 from vivado_stub.boards import BOARDS
+from zkspinal.paths import ROOT
 
 RESOURCES = B.RESOURCES
 
@@ -29,26 +31,54 @@ def use(fig: dict) -> dict[str, int]:
 LANE_MODULE = "MsmLane"
 
 
-def placement(board: str, syn: dict, adders: int = 0) -> dict[str, dict[str, int]]:
-    """{SLRn: use} of a top on a board with a floorplan; {} when the board has none or the top has no adders."""
+def xdc_of(board: str) -> Path:
+    """The board's constraints, whose pblocks are the floorplan (vivado/constraints/<board>.xdc)."""
+    return ROOT / "vivado" / "constraints" / f"{board}.xdc"
+
+
+def placement(board: str, syn: dict, adders: int = 0, verilog: Path | None = None) -> dict[str, dict[str, int]]:
+    """{SLRn: use} of a top on a board with a floorplan, placed as the board's XDC places its cells: each adder lane
+    (MsmLane, with its adder and bucket memories) in its pblock's SLR, each Montgomery product of the lane's adder
+    (instances read from `verilog`) in the SLR of the pblock that takes it (on the VU9P two of the seven sit in the
+    shell's SLR: one lane's DSPs exceed an SLR's), the rest of the top in the shell's SLR.  {} when the board has
+    no floorplan or the top fewer than two adders (the floorplan leaves a one-adder engine to the placer)."""
+    from vivado_stub import floorplan
+
     fp = BOARDS[board].get("floorplan")
-    if not fp or not adders:
+    if not fp or adders < 2:
         return {}
     # one module per lane when the lanes differ (their windows): MsmLane, MsmLane_1, ... in lane order
-    lanes = sorted(((name, m) for name, m in syn.get("modules", {}).items()
+    mods = syn.get("modules", {})
+    lanes = sorted(((name, m) for name, m in mods.items()
                     if re.fullmatch(LANE_MODULE + r"(_\d+)?", name)), key=lambda kv: (len(kv[0]), kv[0]))
     per_lane = [use(m) for _, m in lanes for _ in range(m["instances"])]
     if len(per_lane) != adders:
         raise ValueError(f"{syn['top']}: {len(per_lane)} {LANE_MODULE} instances in the yosys result, {adders} adders")
-    total = use(syn)
+    pbs = floorplan.pblocks(xdc_of(board).read_text())
+    core = f"zk_{board}_i/core/inst/core"
+
+    def slr_of(cell: str) -> str:
+        own = floorplan.owners(pbs, cell)
+        if len(own) != 1 or len(pbs[own[0]]["slrs"]) != 1:
+            raise ValueError(f"{xdc_of(board).name}: {cell} is in pblocks {own}; the floorplan gives it exactly one SLR")
+        return pbs[own[0]]["slrs"][0]
+
     out = {f"SLR{i}": dict.fromkeys(RESOURCES, 0) for i in range(fp["slrs"])}
-    for k, lane in enumerate(per_lane):
-        slr = fp["adders"][k % len(fp["adders"])]
+    out[fp["shell"]] = use(syn)
+
+    def move(u: dict, src: str, dst: str) -> None:
         for r in RESOURCES:
-            out[slr][r] += lane[r]
-            out[fp["shell"]][r] -= lane[r]
-    for r in RESOURCES:
-        out[fp["shell"]][r] += total[r]
+            out[src][r] -= u[r]
+            out[dst][r] += u[r]
+
+    products = floorplan.adder_product_modules(verilog) if verilog else []
+    for k, lane in enumerate(per_lane):
+        home = slr_of(f"{core}/lanes_{k}/scheduler_reg")
+        move(lane, fp["shell"], home)
+        for module, name in products:
+            where = slr_of(f"{core}/lanes_{k}/adder/{name}/dsp")
+            if where != home:
+                move(use(mods[module]), home, where)
     return out
 
 
@@ -114,12 +144,12 @@ def target_misses(top: str, board: str, rows: list[dict]) -> list[str]:
 
 
 def check_and_record(top: str, board: str, syn: dict, md5: str, adders: int = 0,
-                     records: Path = B.RECORDS) -> tuple[list[dict], list[str]]:
+                     records: Path = B.RECORDS, verilog: Path | None = None) -> tuple[list[dict], list[str]]:
     """The fit table of a whole top's yosys result on `board`, what it misses, and its record in `records` (by
     default vivado/fit/records.tsv: what zk_fit.tcl and tests/test_fit.py read).  A shipped top misses its overflows
     and budget targets, any other top its overflows on every board it is built on (vivado_stub.budgets.OTHER)."""
     part = use(syn)
-    slrs = placement(board, syn, adders)
+    slrs = placement(board, syn, adders, verilog)
     rows = table(board, part, slrs)
     B.write_record(top, board, md5, part, slrs, records)
     return rows, misses(top, board, rows)
@@ -155,7 +185,8 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(str(e).strip("'\""))
         info = simrun.top_info(top)
         syn = hier.run(simrun.RTL / info["file"], top, depth=False)
-        rows, missed = check_and_record(top, board, syn, info["md5"], info.get("adders", 0))
+        rows, missed = check_and_record(top, board, syn, info["md5"], info.get("adders", 0),
+                                        verilog=simrun.RTL / info["file"])
         print_table(top, board, rows)
         for other in B.OTHER.get(top, ())[1:]:
             print_table(top, other, table(other, rows_use(rows)))
