@@ -383,6 +383,11 @@ def test_build_flow(tmp_path, board):
     assert props[bit] == {"BITSTREAM.CONFIG.NEXT_CONFIG_REBOOT": "DISABLE"}
     clk = {f["k"]: f["v"] for f in facts(record, "cell_prop") if f["path"] == "/core_clk"}
     assert clk["CONFIG.CLKOUT1_REQUESTED_OUT_FREQ"] == "150"
+    # the core's shreg_min_size (its manifest entry, 3 by default) on the top's run and the core's out-of-context run
+    core = next(f["vlnv"] for f in facts(record, "cell") if f["path"] == "/core").split(":")[2]
+    shreg = {f["obj"]: f["v"] for f in facts(record, "prop") if f["k"] == "STEPS.SYNTH_DESIGN.ARGS.SHREG_MIN_SIZE"}
+    want = str(json.loads((ROOT / "build" / "rtl" / "manifest.json").read_text())[core].get("shreg_min_size", 3))
+    assert shreg == {"run:synth_1": want, "run:zk_*_core_0_synth_1": want}
 
 
 @pytest.mark.parametrize("edit, expect", [

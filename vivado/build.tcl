@@ -35,6 +35,13 @@ file mkdir $reports
 
 set top [zk::bd::build $spec $opts]
 generate_target all [get_files zk_$board.bd]
+# register chains shorter than the core's shreg_min_size stay in flip-flops (its manifest entry; yosys' figures in
+# vivado/fit/records.tsv were taken with the same setting): the core's out-of-context run and the top's
+create_ip_run [get_files zk_$board.bd]
+set shreg [zk::manifest_number [dict get $opts core] shreg_min_size 3]
+foreach run [get_runs -quiet {synth_1 zk_*_core_0_synth_1}] {
+    set_property STEPS.SYNTH_DESIGN.ARGS.SHREG_MIN_SIZE $shreg $run
+}
 
 launch_runs synth_1 -jobs $jobs
 wait_on_run synth_1

@@ -168,6 +168,21 @@ proc zk::kind {top} {
     error "zk: $top is not in [file join $rtl_dir manifest.json]"
 }
 
+# A number of a top's manifest entry (`default` when the entry has none), e.g. shreg_min_size.
+proc zk::manifest_number {top key default} {
+    variable rtl_dir
+    set fh [open [file join $rtl_dir manifest.json]]
+    set text [read $fh]
+    close $fh
+    foreach line [split $text "\n"] {
+        if {[string match "*\"$top\": \{*" $line]} {
+            if {[regexp "\"$key\": *(\[0-9\]+)" $line -> v]} { return $v }
+            return $default
+        }
+    }
+    error "zk: $top is not in [file join $rtl_dir manifest.json]"
+}
+
 # IP version from the repository: vivado/VERSION holds MAJOR.MINOR (the form Vivado accepts); the core revision is
 # the commit count, and `git describe` goes into the IP description.
 proc zk::version {} {

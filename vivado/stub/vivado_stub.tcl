@@ -265,7 +265,9 @@ proc assign_bd_address {args} {
 }
 
 # ---------------------------------------------------------------- runs, reports, bitstream
-proc get_runs {args} { return [lmap r $args {string cat run: $r}] }
+# every name or pattern asked for names a run (synth_1, impl_1 and the out-of-context runs create_ip_run makes)
+proc get_runs {args} { return [lmap r [concat {*}[lsearch -all -inline -not $args -quiet]] {string cat run: $r}] }
+proc create_ip_run {args} { stub::log create_ip_run {*}$args }
 proc create_run {args} { stub::log create_run {*}$args }
 proc reset_run {args} { stub::log reset_run {*}$args }
 proc launch_runs {args} {

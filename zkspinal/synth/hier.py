@@ -73,7 +73,7 @@ REGISTERED_CORES = ("MontgomeryMul", "ExpandedConstMul", "ConstMul", "ModAdd", "
                     "BucketMemory")
 
 
-def depth_pass(verilog: Path, top: str, out: Path) -> dict:
+def depth_pass(verilog: Path, top: str, out: Path, shreg_min: int = synth.DEFAULT_SHREG_MIN) -> dict:
     """The deepest register-to-register logic of everything but the arithmetic cores, flattened (control logic that
     crosses module boundaries is measured whole): yosys with the cores as black boxes."""
     netlist = out / "depth.json"
@@ -83,7 +83,7 @@ def depth_pass(verilog: Path, top: str, out: Path) -> dict:
         f"read_verilog {verilog.resolve()}",
         f"hierarchy -top {top}",
         *(f"blackbox {m}" for m in cores),
-        f"synth_xilinx -family xcup -top {top} -flatten -noiopad -noclkbuf",
+        *synth.synth_commands(top, True, shreg_min),
         f"write_json {netlist}"]))
     p = subprocess.run(["yosys", "-q", "-l", str(out / "depth.log"), str(out / "depth.ys")], capture_output=True,
                        text=True)
@@ -104,14 +104,17 @@ def depth_pass(verilog: Path, top: str, out: Path) -> dict:
 def run(verilog: Path, top: str, depth: bool = True) -> dict:
     """The hierarchical figures of `top` and, with `depth`, the flattened control logic's depth pass (the figures a
     fit check needs come without it: a design of many identical unrolled cores flattens slowly)."""
-    key = hashlib.md5(verilog.read_bytes() + top.encode() + b"hier" + synth.ANALYSIS_VERSION).hexdigest()
+    shreg_min = synth.shreg_min_size(verilog, top)
+    key = hashlib.md5(verilog.read_bytes() + top.encode() + b"hier" + synth.ANALYSIS_VERSION +
+                      synth.cache_tag(shreg_min)).hexdigest()
     out = synth.CACHE / f"{top}-hier-{key[:12]}"
     result_file, depth_file = out / "result.json", out / "depth_pass.json"
     out.mkdir(parents=True, exist_ok=True)
     with locked(out.with_name(out.name + ".lock")):  # a second caller (bench beside a test run) waits, then reads
-        result = json.loads(result_file.read_text()) if result_file.exists() else hierarchical(verilog, top, out)
+        result = (json.loads(result_file.read_text()) if result_file.exists()
+                  else hierarchical(verilog, top, out, shreg_min))
         if depth and not depth_file.exists():
-            depth_file.write_text(json.dumps(depth_pass(verilog, top, out), indent=1))
+            depth_file.write_text(json.dumps(depth_pass(verilog, top, out, shreg_min), indent=1))
     if not depth_file.exists():
         return result
     stat = out / "stat.txt"
@@ -158,19 +161,19 @@ def merge(result: dict, flat: dict, stat: str = "") -> dict:
     return out
 
 
-def hierarchical(verilog: Path, top: str, out: Path) -> dict:
+def hierarchical(verilog: Path, top: str, out: Path, shreg_min: int = synth.DEFAULT_SHREG_MIN) -> dict:
     """synth_xilinx keeping the hierarchy; cached in out/result.json."""
     result_file = out / "result.json"
     netlist, stat = out / "netlist.json", out / "stat.txt"
     (out / "synth.ys").write_text("\n".join([
         f"read_verilog {verilog.resolve()}",
-        f"synth_xilinx -family xcup -top {top} -noiopad -noclkbuf",
+        *synth.synth_commands(top, False, shreg_min),
         f"tee -q -o {stat} stat -top {top}",
         f"write_json {netlist}"]))
     p = subprocess.run(["yosys", "-q", "-l", str(out / "yosys.log"), str(out / "synth.ys")], capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError(f"yosys failed on {top}: see {out / 'yosys.log'}\n{p.stderr[-2000:]}")
-    result = analyse(netlist, stat, top, verilog)  # noqa: the netlist stays if the analysis fails (rerun analyse on it)
+    result = {"shreg_min_size": shreg_min, **analyse(netlist, stat, top, verilog)}  # noqa: the netlist stays if the analysis fails (rerun analyse on it)
     result_file.write_text(json.dumps(result, indent=1))
     netlist.unlink()
     return result

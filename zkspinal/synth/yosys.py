@@ -40,10 +40,40 @@ LUTS = {f"LUT{i}" for i in range(1, 7)}
 TRANSPARENT = {"MUXF7", "MUXF8", "MUXF9", "INV", "BUFG", "IBUF", "OBUF"}  # no LUT level of their own
 
 
-def _ys_script(verilog: Path, top: str, json_out: Path) -> str:
+# the shortest register chain synthesis maps to a shift register (SRL16E/SRLC32E): synth_xilinx's and Vivado's default
+DEFAULT_SHREG_MIN = 3
+
+
+def shreg_min_size(verilog: Path, top: str) -> int:
+    """The top's `shreg_min_size` (manifest.json beside its Verilog; the Vivado build passes the same value to
+    synth_design): shorter register chains stay in flip-flops."""
+    manifest = Path(verilog).parent / "manifest.json"
+    if not manifest.exists():
+        return DEFAULT_SHREG_MIN
+    return int(json.loads(manifest.read_text()).get(top, {}).get("shreg_min_size", DEFAULT_SHREG_MIN))
+
+
+def synth_commands(top: str, flatten: bool, shreg_min: int = DEFAULT_SHREG_MIN) -> list[str]:
+    """synth_xilinx for UltraScale+; with another `shreg_min`, its map_luts step is run here with that minimum
+    shift-register length (the step's own commands for -family xcup, `yosys -h synth_xilinx`), the rest as usual."""
+    base = f"synth_xilinx -family xcup -top {top}{' -flatten' if flatten else ''} -noiopad -noclkbuf"
+    if shreg_min == DEFAULT_SHREG_MIN:
+        return [base]
+    return [f"{base} -run :map_luts", "opt_expr -mux_undef -noclkinv", "abc -luts 2:2,3,6:5,10,20", "clean",
+            "techmap -map +/xilinx/ff_map.v", f"xilinx_srl -fixed -minlen {shreg_min}",
+            "techmap -map +/xilinx/lut_map.v -map +/xilinx/cells_map.v -D LUT_WIDTH=6", "xilinx_dffopt",
+            "opt_lut_ins -tech xilinx", f"{base} -run finalize:"]
+
+
+def cache_tag(shreg_min: int) -> bytes:
+    """what a non-default synthesis option adds to a cache key (nothing for the defaults: older results stay valid)"""
+    return b"" if shreg_min == DEFAULT_SHREG_MIN else f"shreg{shreg_min}".encode()
+
+
+def _ys_script(verilog: Path, top: str, json_out: Path, shreg_min: int = DEFAULT_SHREG_MIN) -> str:
     return "\n".join([
         f"read_verilog {verilog}",
-        f"synth_xilinx -family xcup -top {top} -flatten -noiopad -noclkbuf",
+        *synth_commands(top, True, shreg_min),
         "stat",
         f"write_json {json_out}",
     ])
@@ -274,26 +304,27 @@ def run(verilog: Path | str, top: str, quiet: bool = True) -> dict:
     verilog = Path(verilog)
     if shutil.which("yosys") is None:
         raise RuntimeError("yosys is not installed (./run.sh setup installs it)")
-    key = hashlib.md5(verilog.read_bytes() + top.encode() + ANALYSIS_VERSION).hexdigest()
+    shreg_min = shreg_min_size(verilog, top)
+    key = hashlib.md5(verilog.read_bytes() + top.encode() + ANALYSIS_VERSION + cache_tag(shreg_min)).hexdigest()
     out_dir = CACHE / f"{top}-{key[:12]}"
     result_file = out_dir / "result.json"
     with locked(out_dir.with_name(out_dir.name + ".lock")):
         if result_file.exists():
             return json.loads(result_file.read_text())
-        return _synthesise(verilog, top, out_dir, result_file)
+        return _synthesise(verilog, top, out_dir, result_file, shreg_min)
 
 
-def _synthesise(verilog: Path, top: str, out_dir: Path, result_file: Path) -> dict:
+def _synthesise(verilog: Path, top: str, out_dir: Path, result_file: Path, shreg_min: int) -> dict:
     out_dir.mkdir(parents=True, exist_ok=True)
     netlist = out_dir / "netlist.json"
-    (out_dir / "synth.ys").write_text(_ys_script(verilog.resolve(), top, netlist))
+    (out_dir / "synth.ys").write_text(_ys_script(verilog.resolve(), top, netlist, shreg_min))
     proc = subprocess.run(["yosys", "-q", "-l", str(out_dir / "yosys.log"), str(out_dir / "synth.ys")],
                           capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(f"yosys failed on {top}: see {out_dir / 'yosys.log'}\n{proc.stderr[-2000:]}")
     design = json.loads(netlist.read_text())
     module = design["modules"][top]
-    result = {"top": top, **_counts(module["cells"]), "lut_sites": lut_sites(module["cells"]),
+    result = {"top": top, "shreg_min_size": shreg_min, **_counts(module["cells"]), "lut_sites": lut_sites(module["cells"]),
               **cascades(module["cells"]), **_depth(module)}
     result_file.write_text(json.dumps(result, indent=1))
     netlist.unlink()  # large; the result and the log stay

@@ -38,6 +38,10 @@ object CurveConfig {
   *                       from memory instead of the point stream (resident points), faster than the port
   * @param mulModel       simulation only: the adder's multipliers are [[MontgomeryMulModel]] (same latency and
   *                       results, fast to build with Verilator); never for synthesis
+  * @param shregMinSize   synthesis of the top (manifest `shreg_min_size`: Vivado's synth_design -shreg_min_size,
+  *                       yosys' xilinx_srl -minlen): register chains shorter than this stay in flip-flops, longer ones
+  *                       become shift registers (SRL16E/SRLC32E), which take a LUT each.  The tools' default is 3; a
+  *                       top short of LUTs with flip-flops to spare (a CLB has two per LUT) raises it
   */
 case class MsmConfig(
     name: String,
@@ -53,8 +57,10 @@ case class MsmConfig(
     sharedWindows: Int = 2,
     laneQueueDepth: Int = 8,
     pointStore: Option[PointStoreConfig] = None,
-    mulModel: Boolean = false
+    mulModel: Boolean = false,
+    shregMinSize: Int = 3
 ) {
+  require(shregMinSize >= 3 && shregMinSize <= 33, "shift registers are 3 to 33 registers long at the shortest")
   val bound: BigInt = scalarBound.getOrElse(curve.scalarOrder)
   require(bound > 1 && bound <= curve.scalarOrder, "scalar bound must be in 2..scalar order")
   val scalarBits: Int = (bound - 1).bitLength
@@ -95,9 +101,11 @@ case class MsmConfig(
 
 object MsmConfig {
   /** Hardcaml's layout (13 windows of 13 bits, 7 of 12 bits) on BLS12-377: the board configurations. */
-  /** Hardcaml's layout on two adders, the points resident in four DDR4 channels (16 GiB each) */
+  /** Hardcaml's layout on two adders, the points resident in four DDR4 channels (16 GiB each).  Register chains
+    * up to 9 long in flip-flops: the Montgomery products' skew and heap delays are 3 to 9 stages (5,141 SRL16E of
+    * a product's 5,859 shift registers at the default), and the VU9P runs out of LUTs long before flip-flops */
   val vu9p = MsmConfig("vu9p", adders = 2, partialSlots = 128, retryDepth = 64,
-    pointStore = Some(PointStoreConfig(channels = 4, addressBits = 34)))
+    pointStore = Some(PointStoreConfig(channels = 4, addressBits = 34)), shregMinSize = 10)
   val c1100 = MsmConfig("c1100")
   /** Four 6-bit windows and scalars below 2^24: 32 + 32 + 32 + 64 buckets, hazards on almost every point;
     * simulates in seconds. */

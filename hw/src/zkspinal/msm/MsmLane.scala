@@ -264,8 +264,16 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   private val roPartial = ro.valid && ro.partial
   private val partialAddr = Mux(roPartial, ro.slot, tags(0).slot)
   private val partialData = partials.readSync(partialAddr, enable = roPartial || tags(0).valid)
-  private val readData = Vec(memories.map(_.io.readData))
-  private val operand = Mux(tags(1).partial, Mux(tags(1).fresh, identity, partialData), readData(tags(1).bucket.window))
+  // one window multiplexer for both readers of the memories: the adder (tags(1)) and the read-out (got), never in
+  // the same cycle (the read-out runs once every lane is idle: MsmCore's READOUT phase)
+  private val got = RegNext(ro)
+  got.valid.init(False)
+  assert(!(got.valid && tags(1).valid), "MsmLane: a read-out while additions are in flight")
+  private val readWindow = Mux(got.valid, got.bucket.window, tags(1).bucket.window)
+  private val readData = Vec(memories.map(_.io.readData))(readWindow)
+  private val readHeld = Vec(memories.map(_.io.readHeld))(readWindow)
+  private val operand = Mux(Mux(tags(1).partial, tags(1).fresh, !readHeld), identity,
+    Mux(tags(1).partial, partialData, readData))
   adder.io.input.valid := tags(1).valid
   for (i <- 0 until 4) adder.io.input.payload.s(i) := operand(n * i, n bits).asUInt
   for (i <- 0 until 3) adder.io.input.payload.q(i) := RegNext(issueQ(n * i, n bits)).asUInt
@@ -275,8 +283,6 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   partials.write(wb.slot, wbData, enable = wb.valid && wb.partial)
 
   // ---- read-out: the request's record one cycle after the memory read; a bucket read becomes the identity
-  private val got = RegNext(ro)
-  got.valid.init(False)
   private val claimed = owned(got.slot)
   private val record = ReadOutRecord(cfg)
   private val globalWindow = Vec(windows.map(j => U(j, 7 bits)))
@@ -285,7 +291,7 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
     record.window := Mux(claimed, globalWindow(owner(got.slot).window), U(0, 7 bits))
     record.bucket := Mux(claimed, owner(got.slot).addr.resize(21) + 1, U(0, 21 bits))
   } otherwise {
-    record.value := readData(got.bucket.window)
+    record.value := Mux(readHeld, readData, identity)
     record.window := globalWindow(got.bucket.window)
     record.bucket := got.bucket.addr.resize(21) + 1
   }
@@ -302,7 +308,8 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
     m.io.write.valid := wbHere || clearHere || readHere
     m.io.write.payload.address := Mux(wbHere, wb.bucket.addr, Mux(clearHere, clear.payload.resize(cfg.addrBits),
       got.bucket.addr))
-    m.io.write.payload.data := Mux(wbHere, wbData, identity)
+    m.io.write.payload.data := wbData
+    m.io.write.payload.held := wbHere
   }
 }
 

@@ -31,7 +31,8 @@ object MsmTops {
         "adders" -> cfg.adders, "lane_windows" -> (0 until cfg.adders).map(cfg.laneWindows),
         "shared_windows" -> cfg.shared,
         "lane_queue_depth" -> cfg.laneQueueDepth, "scalar_fifo_depth" -> cfg.scalarFifoDepth,
-        "point_fifo_depth" -> cfg.pointFifoDepth, "dsp_tiles" -> core.lanes.map(_.adder.dspTiles).sum, "mul_model" -> cfg.mulModel) ++
+        "point_fifo_depth" -> cfg.pointFifoDepth, "dsp_tiles" -> core.lanes.map(_.adder.dspTiles).sum, "mul_model" -> cfg.mulModel,
+        "shreg_min_size" -> cfg.shregMinSize) ++
         cfg.pointStore.map(sc => "point_store" -> Map("channels" -> sc.channels, "address_bits" -> sc.addressBits,
           "read_buffer" -> sc.readBuffer, "capacity" -> sc.capacity, "points_per_page" -> PointStoreConfig.pointsPerPage,
           "page_bytes" -> PointStoreConfig.pageBytes, "point_bytes" -> PointStoreConfig.beatsPerPoint * PointStoreConfig.beatBytes))

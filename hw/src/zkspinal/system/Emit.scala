@@ -120,7 +120,9 @@ object Emit {
     }
     // merge with entries of tops emitted earlier (an --only run keeps the rest of the manifest); one top per line
     val manifestPath = Paths.get(s"$out/manifest.json")
-    val kept = if (Files.exists(manifestPath)) ujson.read(Files.readString(manifestPath)).obj.toMap else Map()
+    // typed: with an untyped empty Map() the key type is existential and ++ concatenates (one line per run)
+    val kept: Map[String, ujson.Value] =
+      if (Files.exists(manifestPath)) ujson.read(Files.readString(manifestPath)).obj.toMap else Map.empty
     val all = kept ++ entries.map { case (k, v) => k -> Json.value(v) }
     val lines = all.toSeq.sortBy(_._1).map { case (k, v) => "  " + ujson.Str(k).render() + ": " + v.render() }
     Files.write(manifestPath, lines.mkString("{\n", ",\n", "\n}\n").getBytes)
