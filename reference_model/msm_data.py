@@ -18,6 +18,7 @@ import json
 import random
 from pathlib import Path
 
+from . import host_lib
 from .curves import FQ, FR, G1
 from .curves.weierstrass import fixed_base_mul_many, fixed_base_table
 from .msm_formats import FormatError, deserialize_points, deserialize_scalars, serialize_points, serialize_scalars
@@ -82,56 +83,25 @@ def validate(points, scalars, check_subgroup: bool = False) -> None:
             raise MsmInputError(f"scalars[{i}]: 0x{s:x} is not below r = 0x{FR.p:x}")
 
 
-def _number(value, what: str, bound: int, bound_name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise MsmInputError(f"{what}: expected a hex string, got {json.dumps(value)}")
-    if isinstance(value, str):
-        text = value.strip()
-        if not text.lower().startswith("0x"):
-            raise MsmInputError(f"{what}: {value!r} is not 0x-prefixed hex")
-        try:
-            value = int(text, 16)
-        except ValueError:
-            raise MsmInputError(f"{what}: {value!r} is not valid hex") from None
-    if not 0 <= value < bound:
-        raise MsmInputError(f"{what}: 0x{value:x} is not below {bound_name} = 0x{bound:x}")
-    return value
-
-
 def from_json(doc) -> tuple[list, list]:
-    """Parses (without the curve checks) the JSON form."""
-    if not isinstance(doc, dict):
-        raise MsmInputError("top level: expected an object with 'points' and 'scalars'")
-    for key in ("points", "scalars"):
-        if key not in doc:
-            raise MsmInputError(f"missing key {key!r}")
-        if not isinstance(doc[key], list):
-            raise MsmInputError(f"{key}: expected a list")
-    points = []
-    for i, item in enumerate(doc["points"]):
-        if item == "infinity":
-            points.append(None)
-        elif isinstance(item, dict) and "x" in item and "y" in item:
-            points.append((_number(item["x"], f"points[{i}].x", FQ.p, "p"),
-                           _number(item["y"], f"points[{i}].y", FQ.p, "p")))
-        else:
-            raise MsmInputError(f"points[{i}]: expected {{\"x\": .., \"y\": ..}} or \"infinity\", got "
-                                f"{json.dumps(item)[:80]}")
-    scalars = [_number(s, f"scalars[{i}]", FR.p, "r") for i, s in enumerate(doc["scalars"])]
-    return points, scalars
+    """Parses the JSON form (a decoded document) by the host library's parser (sw/host-msm/src/instance.rs: the one
+    zk-msm uses, so both engines take and refuse the same files; other keys are ignored)."""
+    try:
+        return host_lib.read_instance(json.dumps(doc).encode())
+    except ValueError as e:
+        raise MsmInputError(str(e)) from None
 
 
 def load_json(path, check_subgroup: bool = False):
     try:
-        text = Path(path).read_text()
+        text = Path(path).read_bytes()
     except OSError as e:
         raise MsmInputError(f"{path}: {e.strerror}") from None
     try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise MsmInputError(f"{path}: malformed JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+        points, scalars = host_lib.read_instance(text)
+    except ValueError as e:
+        raise MsmInputError(f"{path}: {e}") from None
     try:
-        points, scalars = from_json(doc)
         validate(points, scalars, check_subgroup)
     except MsmInputError as e:
         raise MsmInputError(f"{path}: {e}") from None

@@ -52,152 +52,27 @@ static void usage(FILE *f)
                "exit: 0 ok, 1 device error, timeout or core error, 2 usage or malformed input, 3 wrong result, 130\n");
 }
 
-/* ---- the model's JSON form: {"points": [{"x": "0x..", "y": "0x.."} | "infinity", ...], "scalars": ["0x..", ...]} */
-static const uint8_t FQ_P[48] = { /* BLS12-377 Fq, little-endian */
-    0x01, 0x00, 0x00, 0x00, 0x00, 0xc0, 0x08, 0x85, 0x00, 0x00, 0x00, 0x30, 0x44, 0x5d, 0x0b, 0x17,
-    0x00, 0x48, 0x09, 0xba, 0x2f, 0x62, 0xf3, 0x1e, 0x8f, 0x13, 0xf5, 0x00, 0xf3, 0xd9, 0x22, 0x1a,
-    0x3b, 0x49, 0xa1, 0x6c, 0xc0, 0x05, 0x3b, 0xc6, 0xea, 0x10, 0xc5, 0x17, 0x46, 0x3a, 0xae, 0x01};
-
-typedef struct js { const char *s, *end, *path, *start; } js;
-
-static void ws(js *j) { while (j->s < j->end && isspace((unsigned char)*j->s)) j->s++; }
-static int lit(js *j, char c) { ws(j); if (j->s < j->end && *j->s == c) { j->s++; return 1; } return 0; }
-
-/* a JSON string without escapes -> [*a, *b) */
-static int str(js *j, const char **a, size_t *n)
-{
-    if (!lit(j, '"'))
-        return -1;
-    *a = j->s;
-    while (j->s < j->end && *j->s != '"' && *j->s != '\\')
-        j->s++;
-    if (j->s >= j->end || *j->s != '"')
-        return -1;
-    *n = (size_t)(j->s++ - *a);
-    return 0;
-}
-
-/* "0x" + hex, big-endian, into `bytes` little-endian bytes; -1 when malformed or too wide */
-static int hexle(const char *a, size_t n, uint8_t *out, size_t bytes)
-{
-    if (n < 3 || a[0] != '0' || (a[1] != 'x' && a[1] != 'X'))
-        return -1;
-    memset(out, 0, bytes);
-    size_t digits = n - 2;
-    for (size_t i = 0; i < digits; i++) {
-        char c = a[n - 1 - i];
-        int v = isdigit((unsigned char)c) ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10 : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
-        if (v < 0 || (v && i / 2 >= bytes))
-            return -1;
-        if (i / 2 < bytes)
-            out[i / 2] |= (uint8_t)(v << (4 * (i & 1)));
-    }
-    return 0;
-}
-
-static int lt_le(const uint8_t *a, const uint8_t *b, size_t n)
-{
-    for (size_t i = n; i-- > 0;)
-        if (a[i] != b[i])
-            return a[i] < b[i];
-    return 0;
-}
-
-/* the arkworks flag "y is the larger root": 2y > p */
-static int larger_root(const uint8_t y[48])
-{
-    uint8_t d[49];
-    unsigned c = 0;
-    for (int i = 0; i < 48; i++) {
-        c += 2u * y[i];
-        d[i] = (uint8_t)c;
-        c >>= 8;
-    }
-    d[48] = (uint8_t)c;
-    if (d[48])
-        return 1;
-    return lt_le(FQ_P, d, 48);
-}
-
 typedef struct data { uint8_t *points, *scalars; size_t n; } data;
 
-static int json_fail(js *j, const char *what)
+/* the model's JSON form, read by the host library's parser (the one both engines use) */
+static int load_json(const char *path, const uint8_t *text, size_t len, data *d)
 {
-    fprintf(stderr, "%s: %s (near byte %ld)\n", j->path, what, (long)(j->s - j->start));
-    return 2;
-}
-
-static int load_json(const char *path, const char *text, size_t len, data *d)
-{
-    js j = {text, text + len, path, text};
-    size_t cap = 0, np = 0, ns = 0;
-    int seen_p = 0, seen_s = 0;
-    if (!lit(&j, '{'))
-        return json_fail(&j, "not a JSON object");
-    if (lit(&j, '}'))
-        return json_fail(&j, "no points and scalars");
-    do {
-        const char *k;
-        size_t kn;
-        if (str(&j, &k, &kn) || !lit(&j, ':'))
-            return json_fail(&j, "expected a key");
-        int is_p = kn == 6 && !memcmp(k, "points", 6), is_s = kn == 7 && !memcmp(k, "scalars", 7);
-        if (!is_p && !is_s)
-            return json_fail(&j, "only the keys \"points\" and \"scalars\" are read here");
-        if (!lit(&j, '['))
-            return json_fail(&j, "expected an array");
-        size_t *cnt = is_p ? &np : &ns;
-        seen_p |= is_p;
-        seen_s |= is_s;
-        if (!lit(&j, ']'))
-            do {
-                if (*cnt == cap || (is_p ? np : ns) >= cap) {
-                    cap = cap ? 2 * cap : 1024;
-                    if (!(d->points = realloc(d->points, cap * PT)) || !(d->scalars = realloc(d->scalars, cap * SC)))
-                        die("out of memory");
-                }
-                const char *a;
-                size_t n;
-                if (is_s) {
-                    if (str(&j, &a, &n) || hexle(a, n, d->scalars + ns * SC, SC))
-                        return json_fail(&j, "a scalar is not a 0x-hex string below 2^256");
-                    ns++;
-                    continue;
-                }
-                uint8_t *p = d->points + np * PT;
-                memset(p, 0, PT);
-                ws(&j);
-                if (j.s < j.end && *j.s == '"') {
-                    if (str(&j, &a, &n) || n != 8 || memcmp(a, "infinity", 8))
-                        return json_fail(&j, "a point is neither {\"x\", \"y\"} nor \"infinity\"");
-                    p[95] = 0x40;
-                } else {
-                    if (!lit(&j, '{'))
-                        return json_fail(&j, "a point is neither {\"x\", \"y\"} nor \"infinity\"");
-                    int got = 0;
-                    do {
-                        if (str(&j, &k, &kn) || !lit(&j, ':') || kn != 1 || (k[0] != 'x' && k[0] != 'y') ||
-                            str(&j, &a, &n) || hexle(a, n, p + (k[0] == 'y') * 48, 48) || !lt_le(p + (k[0] == 'y') * 48, FQ_P, 48))
-                            return json_fail(&j, "a coordinate is not a 0x-hex string below p");
-                        got |= k[0] == 'x' ? 1 : 2;
-                    } while (lit(&j, ','));
-                    if (!lit(&j, '}') || got != 3)
-                        return json_fail(&j, "a point needs \"x\" and \"y\"");
-                    if (larger_root(p + 48))
-                        p[95] |= 0x80;
-                }
-                np++;
-            } while (lit(&j, ','));
-        if (!lit(&j, ']') && (is_p ? np : ns) > 0)
-            return json_fail(&j, "expected ']'");
-    } while (lit(&j, ','));
-    if (!lit(&j, '}') || !seen_p || !seen_s)
-        return json_fail(&j, "expected \"points\" and \"scalars\"");
-    if (np != ns) {
-        fprintf(stderr, "%s: %zu points and %zu scalars\n", path, np, ns);
+    zkmsm_instance *inst = zkmsm_instance_parse(text, len);
+    if (!inst) {
+        fprintf(stderr, "%s: %s\n", path, zkmsm_last_error());
         return 2;
     }
-    d->n = np;
+    d->n = zkmsm_instance_len(inst);
+    d->points = malloc(d->n * PT + 1);
+    d->scalars = malloc(d->n * SC + 1);
+    if (!d->points || !d->scalars)
+        die("out of memory");
+    int rc = zkmsm_instance_write(inst, d->points, d->scalars);
+    zkmsm_instance_free(inst);
+    if (rc) {
+        fprintf(stderr, "%s: %s\n", path, zkmsm_last_error());
+        return 2;
+    }
     return 0;
 }
 
@@ -345,7 +220,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s: read: %s\n", in, strerror(errno));
             rc = 1;
         } else {
-            rc = load_json(in, (const char *)text, len, &d);
+            rc = load_json(in, text, len, &d);
             free(text);
         }
     } else {

@@ -158,8 +158,9 @@ def project(row: dict, layout: M.WindowLayout, mhz: float) -> dict:
 
 def memory_estimate(layout: M.WindowLayout, n_bits: int = 377, lane_windows: list | None = None) -> dict:
     """Bucket memories by shape: every window each adder holds (lane_windows, from the manifest: a shared low window
-    has a copy in every adder), 72 bits x 4,096 per URAM288; per adder too."""
-    width = 4 * n_bits
+    has a copy in every adder), 72 bits x 4,096 per URAM288; per adder too.  A bucket is its four coordinates and the
+    held bit (BucketMemory)."""
+    width = 4 * n_bits + 1
     lanes = lane_windows or [list(range(layout.num_windows))]
     per = [sum(math.ceil(width / 72) * math.ceil(layout.buckets(j) / 4096) for j in ws) for ws in lanes]
     return {"bucket_bits": sum(layout.buckets(j) for ws in lanes for j in ws) * width, "uram288": sum(per),

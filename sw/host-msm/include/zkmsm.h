@@ -31,6 +31,16 @@ typedef struct ZkmsmLayout zkmsm_layout;
  * go to `widths` (room for `cap`), their number to *count; fails on anything else, naming the part. */
 int zkmsm_windows_parse(const char *spec, uint32_t *widths, size_t cap, size_t *count);
 
+/* The MSM instance file every engine reads (JSON: "points": [{"x", "y"} | "infinity"], "scalars": [...], numbers as
+ * JSON integers or "0x" hex strings, other keys ignored; sw/host-msm/src/instance.rs).  zkmsm_instance_parse returns
+ * NULL when refused (the reason, naming the place, in zkmsm_last_error); zkmsm_instance_write puts its points
+ * (ZKMSM_POINT_BYTES each) and scalars (ZKMSM_SCALAR_BYTES each) into buffers of zkmsm_instance_len entries. */
+typedef struct ZkmsmInstance zkmsm_instance;
+zkmsm_instance *zkmsm_instance_parse(const uint8_t *text, size_t len);
+size_t zkmsm_instance_len(const zkmsm_instance *inst);
+int zkmsm_instance_write(const zkmsm_instance *inst, uint8_t *points, uint8_t *scalars);
+void zkmsm_instance_free(zkmsm_instance *inst);
+
 /* Window layout, widths from the least significant bit; widths = NULL or count = 0 gives the default
  * (13 windows of 13 bits, 7 of 12 bits).  NULL on a bad layout. */
 zkmsm_layout *zkmsm_layout_new(const uint32_t *widths, size_t count);

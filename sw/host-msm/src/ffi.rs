@@ -87,6 +87,48 @@ unsafe fn output_u32<'a>(ptr: *mut u32, len: usize) -> Result<&'a mut [u32], Hos
     Ok(slice::from_raw_parts_mut(ptr, len))
 }
 
+/// Opaque parsed instance (instance.rs).
+pub struct ZkmsmInstance(crate::instance::Instance);
+
+/// The JSON instance grammar (instance::parse) on `len` bytes of text; NULL (and the reason) when refused.
+#[no_mangle]
+pub unsafe extern "C" fn zkmsm_instance_parse(text: *const u8, len: usize) -> *mut ZkmsmInstance {
+    let mut out = std::ptr::null_mut();
+    guard(|| {
+        let inst = crate::instance::parse(input(text, len, "text")?)?;
+        out = Box::into_raw(Box::new(ZkmsmInstance(inst)));
+        Ok(())
+    });
+    out
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn zkmsm_instance_len(inst: *const ZkmsmInstance) -> usize {
+    if inst.is_null() { 0 } else { (*inst).0.len() }
+}
+
+/// The instance's points (ZKMSM_POINT_BYTES each) and scalars (ZKMSM_SCALAR_BYTES each) into the two buffers.
+#[no_mangle]
+pub unsafe extern "C" fn zkmsm_instance_write(inst: *const ZkmsmInstance, points: *mut u8, scalars: *mut u8) -> i32 {
+    guard(|| {
+        if inst.is_null() {
+            return Err(HostError::new("instance is NULL"));
+        }
+        let i = &(*inst).0;
+        let p = output(points, i.len() * POINT_BYTES, "points")?;
+        let s = output(scalars, i.len() * SCALAR_BYTES, "scalars")?;
+        i.write(p, s);
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn zkmsm_instance_free(inst: *mut ZkmsmInstance) {
+    if !inst.is_null() {
+        drop(Box::from_raw(inst));
+    }
+}
+
 /// Opaque window layout.
 pub struct ZkmsmLayout(WindowLayout);
 

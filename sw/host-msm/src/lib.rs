@@ -4,6 +4,7 @@
 //! * `post`       the engine's bucket read-out -> the MSM result (parallel over windows)
 //! * `accumulate` a software model of the engine's bucket accumulation (tests, benchmarks)
 //! * `gen`, `io`  data sets in the ZPrize harness layout; `reference` arkworks' own MSM
+//! * `instance`   the JSON instance file both engines read
 //! * `ffi`        the C ABI (include/zkmsm.h)
 //! Formats and formulas: reference_model/msm_formats.md and reference_model/curves/precomputed.py.
 
@@ -13,6 +14,7 @@ pub mod convert;
 pub mod ffi;
 pub mod format;
 pub mod gen;
+pub mod instance;
 pub mod io;
 pub mod layout;
 pub mod post;
