@@ -94,7 +94,7 @@ emit() {
   say "emitting Verilog into build/rtl (log: build/emit.log)"
   mkdir -p build/locks
   # one generator run at a time (zkspinal/sim/rtl.py takes the same lock): two would write the same files
-  if ! flock build/locks/emit.lock ./mill --no-daemon hw.runMain zkspinal.system.Emit "$@" > build/emit.log 2>&1; then
+  if ! flock build/locks/emit.lock ./mill --no-daemon hw.runMain zkspinal.emit.Emit "$@" > build/emit.log 2>&1; then
     tail -40 build/emit.log >&2
     die "Mill/SpinalHDL elaboration failed (end of build/emit.log above)"
   fi
@@ -188,7 +188,7 @@ case "$cmd" in
   test) setup; activate; emit; run_tests "$@" ;;
   bench) setup; activate; emit; STEP="bench ${1:-all}"; py -m zkspinal.bench "$@" || die "benchmark failed" ;;
   constants) setup; activate; py -m reference_model.poseidon.constants "$@" ;;
-  contract) setup; STEP="contract"; ./mill --no-daemon hw.runMain zkspinal.system.ContractFiles || die "ContractFiles failed" ;;
+  contract) setup; STEP="contract"; ./mill --no-daemon hw.runMain zkspinal.emit.ContractFiles || die "ContractFiles failed" ;;
   poseidon-model) setup >/dev/null; activate; exec "$VENV/bin/python" -m reference_model.poseidon "$@" ;;
   msm) setup >/dev/null; activate; engine=model; args=()
     while [ $# -gt 0 ]; do

@@ -49,3 +49,35 @@ def test_tests_import_no_benchmark():
     users = [rel for rel, text in python_sources() if rel.startswith("tests/") and rel != "tests/test_bench_report.py"
              and re.search(r"^\s*(from|import) zkspinal\.bench\b", text, re.M)]
     assert users == []
+
+
+def scala_package_deps() -> dict[str, set[str]]:
+    """zkspinal.<package> -> the zkspinal packages its Scala sources name (imports and qualified names; comments
+    left out)."""
+    deps: dict[str, set[str]] = {}
+    for f in (ROOT / "hw" / "src" / "zkspinal").rglob("*.scala"):
+        code = re.sub(r"/\*.*?\*/", "", f.read_text(), flags=re.S)
+        code = re.sub(r"//[^\n]*", "", code)
+        pkg = re.search(r"^package zkspinal\.(\w+)", code, re.M).group(1)
+        deps.setdefault(pkg, set()).update(p for p in re.findall(r"\bzkspinal\.(\w+)\.", code) if p != pkg)
+    return deps
+
+
+def test_scala_packages_form_a_tree():
+    """hw/README's package order: no cycle among the packages; `emit` (the emitter, contract files, tops lists) is the
+    root nothing imports, `system` holds board RTL the cores do not import, `lib` imports no other package."""
+    deps = scala_package_deps()
+    assert {"lib", "field", "emit", "system"} <= set(deps)
+    assert deps["lib"] == set()
+    assert [p for p, d in deps.items() if "emit" in d] == []
+    assert [p for p, d in deps.items() if "system" in d and p != "emit"] == []
+    done: set[str] = set()
+
+    def visit(p: str, path: tuple[str, ...]) -> None:
+        assert p not in path, f"package cycle: {' -> '.join(path + (p,))}"
+        if p not in done:
+            for q in deps.get(p, ()):
+                visit(q, path + (p,))
+            done.add(p)
+    for p in deps:
+        visit(p, ())

@@ -30,7 +30,7 @@ namespace eval zk {
 proc zk::rtl_file {top} {
     variable rtl_dir
     set f [file join $rtl_dir $top.v]
-    if {![file exists $f]} { error "zk: $f is missing: emit it first (./mill --no-daemon hw.runMain zkspinal.system.Emit)" }
+    if {![file exists $f]} { error "zk: $f is missing: emit it first (./mill --no-daemon hw.runMain zkspinal.emit.Emit)" }
     return $f
 }
 

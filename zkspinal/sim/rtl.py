@@ -47,7 +47,7 @@ def emit(only: str | None = None) -> None:
     # one generator run at a time (run.sh's emit takes the same lock): two would write the same files
     with locked(BUILD / "locks" / "emit.lock"):
         with open(BUILD / "emit.log", "w") as log:
-            rc = subprocess.run([str(ROOT / "mill"), "--no-daemon", "hw.runMain", "zkspinal.system.Emit", *args],
+            rc = subprocess.run([str(ROOT / "mill"), "--no-daemon", "hw.runMain", "zkspinal.emit.Emit", *args],
                                 cwd=ROOT, stdout=log, stderr=subprocess.STDOUT).returncode
         text = (BUILD / "emit.log").read_text(errors="replace")
     if rc != 0:

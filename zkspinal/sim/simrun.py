@@ -65,7 +65,7 @@ def sim_env() -> dict:
 def manifest() -> dict:
     path = RTL / "manifest.json"
     if not path.exists():
-        raise RuntimeError(f"{path} is missing: run ./run.sh (or ./mill hw.runMain zkspinal.system.Emit) first")
+        raise RuntimeError(f"{path} is missing: run ./run.sh (or ./mill hw.runMain zkspinal.emit.Emit) first")
     return json.loads(path.read_text())
 
 

@@ -1,5 +1,7 @@
 package zkspinal.field
 
+import zkspinal.lib.Timed
+
 import spinal.core._
 
 /** One link of a DSP cascade: the product a*b (a on the 27-bit port, b on the 18-bit port) at bit `weight`. */

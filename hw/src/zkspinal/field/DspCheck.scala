@@ -1,5 +1,7 @@
 package zkspinal.field
 
+import zkspinal.lib.Timed
+
 import spinal.core._
 
 /** The DSP48E2 link shapes the multipliers use, built twice from the same operands: as primitives (simulated by

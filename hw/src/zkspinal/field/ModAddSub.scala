@@ -1,5 +1,7 @@
 package zkspinal.field
 
+import zkspinal.lib.Timed
+
 import spinal.core._
 
 /** (a + b) mod p for a, b < p: s = a + b and d = a + b - p side by side (two adders), d unless it borrowed.

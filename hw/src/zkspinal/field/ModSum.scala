@@ -1,5 +1,7 @@
 package zkspinal.field
 
+import zkspinal.lib.Timed
+
 import spinal.core._
 
 /** (x_0 + ... + x_{k-1}) mod p for k operands below 2^n (n = the field's width): a tree of k - 1 [[ModAdd]]s pays

@@ -1,5 +1,7 @@
 package zkspinal.field
 
+import zkspinal.lib.Timed
+
 import spinal.core._
 
 /** Montgomery product a*b*R^-1 mod p (R = 2^n) for a, b < p; fully pipelined, one product per cycle.

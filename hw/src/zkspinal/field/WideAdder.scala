@@ -1,5 +1,7 @@
 package zkspinal.field
 
+import zkspinal.lib.Timed
+
 import spinal.core._
 
 /** Carry-propagate adders whose carry chains never exceed `carryChunk` bits per pipeline stage.

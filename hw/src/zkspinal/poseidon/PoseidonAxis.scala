@@ -1,5 +1,7 @@
 package zkspinal.poseidon
 
+import zkspinal.lib.Timed
+
 import spinal.core._
 import spinal.lib._
 import spinal.lib.bus.amba4.axi.Axi4SpecRenamer

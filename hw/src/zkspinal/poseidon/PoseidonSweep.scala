@@ -1,7 +1,7 @@
 package zkspinal.poseidon
 
 import zkspinal.field._
-import zkspinal.emit.Json
+import zkspinal.lib.Json
 import java.nio.file.{Files, Paths}
 
 /** The generator's own schedule for a grid of Poseidon configurations (hashes per ring position x S-box units x

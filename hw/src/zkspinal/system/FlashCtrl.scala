@@ -4,7 +4,6 @@ import spinal.core._
 import spinal.lib._
 import spinal.lib.bus.amba4.axilite._
 import zkspinal.contract.Contract
-import zkspinal.emit.Top
 import spinal.lib.com.spi.ddr.{SpiXdrMasterCtrl, SpiXdrParameter}
 import zkspinal.axi.AxiClocked
 
@@ -243,13 +242,5 @@ class FlashCtrl(val cfg: FlashCtrlConfig = FlashCtrlConfig.small) extends Compon
       prim.DO := logic.dqOutQ; prim.DTS := ~logic.dqOeQ
       prim.FCSBO := logic.ssQ; prim.FCSBTS := False
       logic.dqIn := prim.DI
-  }
-}
-
-object FlashTops {
-  def all: Seq[Top] = FlashCtrlConfig.all.map { c =>
-    Top(s"FlashCtrl_${c.name}", "FlashCtrl", () => new FlashCtrl(c), _ => Map(
-      "phy" -> c.phy.toString, "icap" -> c.icap.toString, "idcode" -> f"0x${c.deviceIdcode.toLong}%08x",
-      "cmd_fifo_depth" -> c.cmdFifoDepth, "rsp_fifo_depth" -> c.rspFifoDepth, "timer_width" -> c.timerWidth))
   }
 }

@@ -6,7 +6,6 @@ import spinal.lib.bus.amba4.axi.Axi4SpecRenamer
 import spinal.lib.bus.amba4.axis.{Axi4Stream, Axi4StreamConfig}
 import zkspinal.axi.AxiClocked
 import zkspinal.contract.{CoreIdentity, CoreKind, IdentifiedCore}
-import zkspinal.emit.Top
 
 /** Two input streams consumed in lockstep, as an MSM core consumes scalars and points (seed 002): each input sits
   * behind a StreamFifo of `depth` words and the pair (a, b) leaves as a XOR b.  A system fixture for the host
@@ -49,25 +48,4 @@ class PairFixture(val cfg: PairFixtureConfig = PairFixtureConfig()) extends Comp
     when(m_axis.fire) { pairs := pairs + 1 }
     status_pairs := pairs
   }
-}
-
-object SystemTops {
-  def fixtures: Seq[Top] = Seq(PairFixtureConfig.small).map { c =>
-    Top(s"PairFixture_${c.name}", "PairFixture", () => new PairFixture(c),
-      _ => Map("depth" -> c.depth, "data_bytes" -> c.dataBytes))
-  }
-
-  def systemBlocks: Seq[Top] = SystemBlockConfig.all.map { c =>
-    Top(s"SystemBlock_${c.name}", "SystemBlock", () => new SystemBlock(c),
-      _ => Map("status_count" -> c.statusCount, "reset_cycles" -> c.resetCycles, "address_width" -> c.addressWidth,
-        "magic" -> ("0x" + SystemBlockRegs.magic.toString(16)), "revision" -> SystemBlockRegs.revision,
-        "identity_offset" -> f"0x${SystemBlockRegs.identity}%03x"))
-  }
-
-  def adapters: Seq[Top] = Seq(InbandLastConfig.poseidon).map { c =>
-    Top(s"InbandLast_${c.name}", "InbandLast", () => new InbandLast(c),
-      _ => Map("data_bytes" -> c.dataBytes, "flag_bit" -> c.flag))
-  }
-
-  def all: Seq[Top] = fixtures ++ systemBlocks ++ adapters
 }

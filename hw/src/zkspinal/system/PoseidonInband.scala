@@ -8,7 +8,6 @@ import spinal.lib.bus.amba4.axis.{Axi4Stream, Axi4StreamConfig}
 import zkspinal.axi.AxiClocked
 import zkspinal.contract.IdentifiedCore
 import zkspinal.poseidon.{PoseidonAxis, PoseidonConfig}
-import zkspinal.emit.Top
 
 /** PoseidonAxis behind InbandLast, as the C1100 block design (vivado/lib/zk_bd.tcl, `inband_kinds`) connects them:
   * XDMA H2C -> InbandLast (bit 255 of a beat = end of frame) -> PoseidonAxis, whose TUSER input is tied to 0 because
@@ -41,14 +40,4 @@ class PoseidonInband(val cfg: PoseidonConfig) extends Component with AxiClocked 
   core.s_axil << s_axil
   status_frames := framer.status_frames
   status_partial := framer.status_partial
-}
-
-object PoseidonInbandTops {
-  /** small for the quick tier; the C1100 profiles (the bitstream's core) and their multiplier-model twins */
-  def all: Seq[Top] = Seq(PoseidonConfig.small, PoseidonConfig.pc2, PoseidonConfig.pc2Model, PoseidonConfig.arity2,
-      PoseidonConfig.arity2Model).map { cfg =>
-    Top(s"PoseidonInband_${cfg.name}", "PoseidonInband", () => new PoseidonInband(cfg),
-      c => zkspinal.poseidon.PoseidonTops.info(c.asInstanceOf[PoseidonInband].core.core) ++
-        Map("flag_bit" -> InbandLastConfig.poseidon.flag))
-  }
 }

@@ -1,9 +1,9 @@
-package zkspinal.msm
+package zkspinal.emit
 
+import zkspinal.msm._
 import spinal.core._
-import zkspinal.emit.Top
 
-/** The MSM tops that zkspinal.system.Emit writes, with their manifest entries. */
+/** The MSM tops that zkspinal.emit.Emit writes, with their manifest entries. */
 object MsmTops {
   private def curveInfo(c: CurveConfig): Map[String, Any] = Map(
     "curve" -> c.name, "field" -> c.field.name, "p" -> ("0x" + c.field.p.toString(16)), "n" -> c.field.width)

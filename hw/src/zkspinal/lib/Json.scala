@@ -1,4 +1,4 @@
-package zkspinal.emit
+package zkspinal.lib
 
 /** The manifest's and the benchmarks' JSON, through ujson: Scala values (maps with sorted keys, sequences, strings,
   * numbers, booleans; anything else as its string) to JSON text, and back. */

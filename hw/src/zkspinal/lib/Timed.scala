@@ -1,4 +1,4 @@
-package zkspinal.field
+package zkspinal.lib
 
 import spinal.core._
 import spinal.lib._

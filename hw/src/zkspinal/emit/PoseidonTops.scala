@@ -1,9 +1,9 @@
-package zkspinal.poseidon
+package zkspinal.emit
 
+import zkspinal.poseidon._
 import spinal.core._
-import zkspinal.emit.Top
 
-/** The Poseidon tops that zkspinal.system.Emit writes (PoseidonAxis_<config>) with their manifest entries: the
+/** The Poseidon tops that zkspinal.emit.Emit writes (PoseidonAxis_<config>) with their manifest entries: the
   * figures the generator computed (ring slots, beats per group and cycles per hash, latency per arity, DSP tiles, constant tables). */
 object PoseidonTops {
   def info(c: PoseidonCore): Map[String, Any] = {

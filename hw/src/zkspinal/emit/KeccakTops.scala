@@ -1,9 +1,9 @@
-package zkspinal.keccak
+package zkspinal.emit
 
+import zkspinal.keccak._
 import spinal.core._
-import zkspinal.emit.Top
 
-/** The Keccak tops that zkspinal.system.Emit writes (names: <Core>_<config>), with their manifest entries. */
+/** The Keccak tops that zkspinal.emit.Emit writes (names: <Core>_<config>), with their manifest entries. */
 object KeccakTops {
   private def coreInfo(c: KeccakF1600): Map[String, Any] = Map(
     "rounds_per_cycle" -> c.cfg.roundsPerCycle, "rounds_per_step" -> c.cfg.roundsPerStep, "unrolled" -> c.cfg.unrolled,

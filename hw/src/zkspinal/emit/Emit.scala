@@ -1,0 +1,74 @@
+package zkspinal.emit
+
+import spinal.core._
+import zkspinal.contract.IdentifiedCore
+import zkspinal.lib.Json
+import java.io.File
+import java.security.MessageDigest
+import java.nio.file.{Files, Paths}
+
+/** Emits the Verilog of every top into build/rtl (one file per top) with a manifest.json describing each
+  * (latency, DSP tiles, field, ...) for the tests and benchmarks, and prints an md5 per file.
+  *
+  *   ./mill hw.runMain zkspinal.emit.Emit [--out DIR] [--only REGEX]
+  */
+object Emit {
+  /** every top, by layer: each list lives beside this file (FieldTops, KeccakTops, ...) */
+  def allTops: Seq[Top] =
+    FieldTops.all ++ KeccakTops.all ++ PoseidonTops.all ++ MsmTops.all ++ SystemTops.all ++ PoseidonInbandTops.all ++
+      FlashTops.all
+
+  /** Simulation models of the primitives a top instantiates (hw/sim/<name>.v, copied to <out>/sim/): the
+    * simulators compile them with the top; synthesis reads the top alone and maps the primitives itself. */
+  private val primitives = Seq("DSP48E2")
+  private def simModels(file: String, out: String): Map[String, Any] = {
+    val text = new String(Files.readAllBytes(Paths.get(file)))
+    val used = primitives.filter(p => text.contains(s"\n  $p #(") || text.contains(s" $p #("))
+    if (used.isEmpty) return Map()
+    new File(s"$out/sim").mkdirs()
+    val root = sys.env.getOrElse("ZK_ROOT", ".")
+    for (p <- used) Files.copy(Paths.get(s"$root/hw/sim/$p.v"), Paths.get(s"$out/sim/$p.v"),
+      java.nio.file.StandardCopyOption.REPLACE_EXISTING)
+    Map("sim_models" -> used.map(p => s"sim/$p.v"))
+  }
+
+  private def md5(path: String): String =
+    MessageDigest.getInstance("MD5").digest(Files.readAllBytes(Paths.get(path))).map("%02x".format(_)).mkString
+
+  def main(args: Array[String]): Unit = {
+    var out = "build/rtl"
+    var only = ".*"
+    args.sliding(2, 2).foreach {
+      case Array("--out", d)  => out = d
+      case Array("--only", r) => only = r
+      case other              => sys.error(s"usage: Emit [--out DIR] [--only REGEX] (got ${other.mkString(" ")})")
+    }
+    new File(out).mkdirs()
+    val selected = allTops.filter(_.name.matches(only))
+    require(selected.nonEmpty, s"no top matches $only")
+    val entries = selected.map { t =>
+      var info = Map[String, Any]()
+      var ident = Map[String, Any]() // a core top's identity (the constants it drives to the system block)
+      // no date and no git hash in the header: a top's md5 depends only on what the generator builds
+      SpinalConfig(targetDirectory = out, oneFilePerComponent = false, headerWithDate = false, headerWithRepoHash = false,
+        inlineRom = true)
+        .generateVerilog { val c = t.build(); c.setDefinitionName(t.name); info = t.info(c)
+          c match { case i: IdentifiedCore => ident = i.identity.manifest; case _ => }
+          c }
+      val file = s"$out/${t.name}.v"
+      val sum = md5(file)
+      println(f"md5 $sum  ${t.name}.v")
+      t.name -> (info ++ ident ++ Map("file" -> s"${t.name}.v", "kind" -> t.kind, "md5" -> sum) ++ simModels(file, out))
+    }
+    // merge with entries of tops emitted earlier (an --only run keeps the rest of the manifest); one top per line
+    val manifestPath = Paths.get(s"$out/manifest.json")
+    // typed: with an untyped empty Map() the key type is existential and ++ concatenates (one line per run)
+    val kept: Map[String, ujson.Value] =
+      if (Files.exists(manifestPath)) ujson.read(Files.readString(manifestPath)).obj.toMap else Map.empty
+    val all = kept ++ entries.map { case (k, v) => k -> Json.value(v) }
+    val lines = all.toSeq.sortBy(_._1).map { case (k, v) => "  " + ujson.Str(k).render() + ": " + v.render() }
+    Files.write(manifestPath, lines.mkString("{\n", ",\n", "\n}\n").getBytes)
+    // the host contract beside the Verilog: tests/test_contract.py compares it with the committed copies
+    ContractFiles.write(s"$out/contract")
+  }
+}
