@@ -32,11 +32,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from . import contract as C
 from .curves import FQ, FR, G1, HW, TE, mixed_add
 
 SCALAR_BITS = FR.p.bit_length()   # 253
-MAX_BUCKET_INDEX = (1 << 21) - 1    # the bucket tag is 21 bits wide (msm_formats)
-MAX_WINDOWS = 127                   # the window tag is 7 bits wide
+MAX_BUCKET_INDEX = (1 << C.MSM_RECORD_TAG_BUCKET.width) - 1    # the bucket tag's field (contract: MsmRecord)
+MAX_WINDOWS = (1 << C.MSM_RECORD_TAG_WINDOW.width) - 1          # the window tag's field
 
 
 @dataclass(frozen=True)

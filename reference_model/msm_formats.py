@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import struct
 
+from . import contract as C
 from .curves import HW
 
 FIELD_BITS = 377
@@ -26,8 +27,9 @@ RECORD_BYTES = RECORD_BEATS * BEAT_BYTES          # 192
 RECORD_BITS = RECORD_BYTES * 8                    # 1536
 SCALAR_BYTES = 32
 TAG_OFFSET = 4 * FIELD_BITS                       # 1508
-WINDOW_TAG_BITS = 7
-BUCKET_TAG_BITS = RECORD_BITS - TAG_OFFSET - WINDOW_TAG_BITS   # 21
+WINDOW_TAG_BITS = C.MSM_RECORD_TAG_WINDOW.width   # 7: the generator's tag fields (MsmRecord)
+BUCKET_TAG_BITS = C.MSM_RECORD_TAG_BUCKET.width   # 21
+assert TAG_OFFSET + C.MSM_RECORD_TAG_BITS == RECORD_BITS
 FQ_BYTES = 48
 _MASK = (1 << FIELD_BITS) - 1
 IDENTITY_ACCUMULATOR = HW.IDENTITY_S   # (2, 2, 4, 0) in the Montgomery domain: an unclaimed partial bucket
@@ -108,12 +110,12 @@ def pack_bucket_records(layout, buckets, partials=()) -> bytes:
         if len(window) != layout.buckets(j):
             raise ValueError(f"window {j}: {len(window)} buckets, layout says {layout.buckets(j)}")
         for k, S in enumerate(window, start=1):
-            out.append(_fields_to_record(S, j | (k << WINDOW_TAG_BITS)))
+            out.append(_fields_to_record(S, C.MSM_RECORD_TAG_WINDOW.put(j) | C.MSM_RECORD_TAG_BUCKET.put(k)))
     partials = list(partials)
     if len(partials) > layout.partials:
         raise ValueError(f"{len(partials)} partial buckets, the layout has room for {layout.partials}")
     for j, k, S in partials:
-        out.append(_fields_to_record(S, j | (k << WINDOW_TAG_BITS)))
+        out.append(_fields_to_record(S, C.MSM_RECORD_TAG_WINDOW.put(j) | C.MSM_RECORD_TAG_BUCKET.put(k)))
     out += [_fields_to_record(IDENTITY_ACCUMULATOR)] * (layout.partials - len(partials))
     return b"".join(out)
 
@@ -124,7 +126,7 @@ def _bucket_fields(data: bytes, idx: int, p: int, what: str) -> tuple[tuple, int
         raise FormatError(f"{what} record {idx}: a coordinate is >= p")
     if fields[2] == 0:
         raise FormatError(f"{what} record {idx}: W = 0 is no point")
-    return tuple(fields), tag & ((1 << WINDOW_TAG_BITS) - 1), tag >> WINDOW_TAG_BITS
+    return tuple(fields), C.MSM_RECORD_TAG_WINDOW.get(tag), C.MSM_RECORD_TAG_BUCKET.get(tag)
 
 
 def unpack_bucket_records(layout, data: bytes, p: int) -> list[list[tuple]]:

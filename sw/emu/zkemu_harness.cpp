@@ -307,7 +307,9 @@ int main(int argc, char **argv) {
         else if (o.kind == ZKEMU_REG_READ && in_sys) {
             if (o.off == SYS_ID) v = SYS_MAGIC;
             else if (o.off == SYS_RESET) v = reset_left > 0;
-            else if (o.off == SYS_INFO) v = (uint32_t)sys_revision << 16 | SYS_RESET_CYCLES << 8 | (uint32_t)sys_status_count;
+            else if (o.off == SYS_INFO)
+                v = (uint32_t)sys_revision << ZK_SYSTEM_INFO_REVISION_LSB | SYS_RESET_CYCLES << ZK_SYSTEM_INFO_RESET_CYCLES_LSB |
+                    (uint32_t)sys_status_count << ZK_SYSTEM_INFO_STATUS_COUNT_LSB;
             else if (o.off == SYS_BAD) v = sys_bad;
             else if (sys_revision >= 1 && o.off >= SYS_IDENT && o.off < SYS_IDENT + 12)
                 v = ident[(o.off - SYS_IDENT) / 4];

@@ -42,6 +42,18 @@ static const zk_code_desc ZK_USER_BAR_CODES[] = {
 #define ZK_SYSTEM_MAGIC 0x7A6B5359u /* ID's value */
 #define ZK_SYSTEM_WINDOW_BYTES 0x1000u /* the block's address window (the identity words end it) */
 #define ZK_SYSTEM_REVISION 0x001u /* INFO[23:16] of this block (0: a block without the identity words) */
+#define ZK_SYSTEM_INFO_STATUS_COUNT_LSB 0u /* info[7:0]: status inputs (STATUS + 4i, i below it) */
+#define ZK_SYSTEM_INFO_STATUS_COUNT_WIDTH 8u
+static inline uint64_t zk_system_info_status_count(uint64_t v) { return (v >> 0) & 0x0FFu; }
+#define ZK_SYSTEM_INFO_RESET_CYCLES_LSB 8u /* info[15:8]: cycles of the core reset pulse */
+#define ZK_SYSTEM_INFO_RESET_CYCLES_WIDTH 8u
+static inline uint64_t zk_system_info_reset_cycles(uint64_t v) { return (v >> 8) & 0x0FFu; }
+#define ZK_SYSTEM_INFO_REVISION_LSB 16u /* info[23:16]: revision of this map (REVISION: with the identity words; 0 without) */
+#define ZK_SYSTEM_INFO_REVISION_WIDTH 8u
+static inline uint64_t zk_system_info_revision(uint64_t v) { return (v >> 16) & 0x0FFu; }
+#define ZK_SYSTEM_VERSION_INTERFACE_LSB 0u /* version[15:0]: the core's interface revision for its kind */
+#define ZK_SYSTEM_VERSION_INTERFACE_WIDTH 16u
+static inline uint64_t zk_system_version_interface(uint64_t v) { return (v >> 0) & 0xFFFFu; }
 static const zk_reg_desc ZK_SYSTEM_REGS[] = {
     {"id", 0x000u, 1, 0, 1, "read-only: the magic 0x7a6b5359 (\"zkSY\")"},
     {"reset", 0x004u, 1, 0, 1, "write bit 0 = 1: core_aresetn low for the reset cycles (a write during a pulse restarts it).  read: bit 0 = pulse in progress"},
@@ -94,6 +106,24 @@ static const zk_code_desc ZK_CORE_KIND_CODES[] = {
 #define ZK_POSEIDON_ERR_LENGTH 0x024u /* frames too long, or header frames with no element or more than their arity */
 #define ZK_POSEIDON_IN_FLIGHT 0x028u /* frames accepted whose output beat has not left yet (live) */
 #define ZK_POSEIDON_CYCLES 0x02Cu /* clock cycles since the last clear */
+#define ZK_POSEIDON_INFO_ARITIES_LSB 0u /* info[15:0]: built-in arities: bit a = arity a */
+#define ZK_POSEIDON_INFO_ARITIES_WIDTH 16u
+static inline uint64_t zk_poseidon_info_arities(uint64_t v) { return (v >> 0) & 0xFFFFu; }
+#define ZK_POSEIDON_INFO_ENGINES_LSB 16u /* info[23:16]: engines */
+#define ZK_POSEIDON_INFO_ENGINES_WIDTH 8u
+static inline uint64_t zk_poseidon_info_engines(uint64_t v) { return (v >> 16) & 0x0FFu; }
+#define ZK_POSEIDON_INFO_MULTIPLIERS_LSB 24u /* info[31:24]: constant multipliers per engine */
+#define ZK_POSEIDON_INFO_MULTIPLIERS_WIDTH 8u
+static inline uint64_t zk_poseidon_info_multipliers(uint64_t v) { return (v >> 24) & 0x0FFu; }
+#define ZK_POSEIDON_INFO2_SLOTS_LSB 0u /* info2[15:0]: ring slots per engine */
+#define ZK_POSEIDON_INFO2_SLOTS_WIDTH 16u
+static inline uint64_t zk_poseidon_info2_slots(uint64_t v) { return (v >> 0) & 0xFFFFu; }
+#define ZK_POSEIDON_INFO2_ROB_ENTRIES_LSB 16u /* info2[30:16]: reorder-buffer entries */
+#define ZK_POSEIDON_INFO2_ROB_ENTRIES_WIDTH 15u
+static inline uint64_t zk_poseidon_info2_rob_entries(uint64_t v) { return (v >> 16) & 0x7FFFu; }
+#define ZK_POSEIDON_INFO2_OPTIMIZED_LSB 31u /* info2[31]: the optimized (sparse-matrix) schedule */
+#define ZK_POSEIDON_INFO2_OPTIMIZED_WIDTH 1u
+static inline uint64_t zk_poseidon_info2_optimized(uint64_t v) { return (v >> 31) & 0x001u; }
 static const zk_reg_desc ZK_POSEIDON_REGS[] = {
     {"info", 0x000u, 1, 0, 1, "read: [15:0] built-in arities (bit a = arity a), [23:16] engines, [31:24] constant multipliers per engine"},
     {"info2", 0x004u, 1, 0, 1, "read: [15:0] ring slots per engine, [30:16] reorder-buffer entries, [31] optimized schedule"},
@@ -142,6 +172,15 @@ static const zk_code_desc ZK_POSEIDON_ERROR_CODES[] = {
 #define ZK_MSM_STORED 0x098u /* points in the point store: COUNT of the last load that completed (every write acknowledged); 0 while a load runs and after one failed */
 #define ZK_MSM_CAPACITY 0x09Cu /* points the point store holds (0: this configuration has no point store) */
 #define ZK_MSM_MAX_ADDERS 0x008u /* adders with a BUSY register (ADDER_BUSY + 8a, a < MAX_ADDERS) */
+#define ZK_MSM_INFO_WINDOWS_LSB 0u /* info[7:0]: windows of the layout */
+#define ZK_MSM_INFO_WINDOWS_WIDTH 8u
+static inline uint64_t zk_msm_info_windows(uint64_t v) { return (v >> 0) & 0x0FFu; }
+#define ZK_MSM_INFO_RETRY_DEPTH_LSB 8u /* info[15:8]: entries of each adder's retry queue */
+#define ZK_MSM_INFO_RETRY_DEPTH_WIDTH 8u
+static inline uint64_t zk_msm_info_retry_depth(uint64_t v) { return (v >> 8) & 0x0FFu; }
+#define ZK_MSM_INFO_ADDER_LATENCY_LSB 16u /* info[31:16]: the adder's latency in cycles */
+#define ZK_MSM_INFO_ADDER_LATENCY_WIDTH 16u
+static inline uint64_t zk_msm_info_adder_latency(uint64_t v) { return (v >> 16) & 0xFFFFu; }
 static const zk_reg_desc ZK_MSM_REGS[] = {
     {"control", 0x000u, 1, 0, 1, "write: bit 0 start (taken when idle and no error), bit 1 soft reset (aborts a running job or load, clears the error flags, empties the input FIFOs), bit 2 load (taken when idle and no error: the next COUNT points of the point stream go into the point store as points 0..COUNT-1; no scalars, no buckets).  read: the MsmStatus bits"},
     {"error", 0x004u, 1, 0, 1, "the MsmErrors bits, sticky until soft reset; any but REFUSED aborts the job or load and from then on both input streams are drained (tready = 1, data discarded) until soft reset"},
@@ -206,6 +245,16 @@ static const zk_code_desc ZK_MSM_ERROR_CODES[] = {
     {"stray_points", 0x200u, "a point beat arrived during a resident job (its points come from the point store)"},
     {0, 0, 0}};
 
+/* MsmAxis bucket record tag (at bit 4n of a record, after U, V, W, T) (hw/src/zkspinal/msm/MsmAxis.scala) */
+#define ZK_MSM_RECORD_TAG_BITS 0x01Cu /* bits of the tag */
+#define ZK_MSM_RECORD_TAG_WINDOW_LSB 0u /* tag[6:0]: the window j (0 for a record past the buckets that carries nothing) */
+#define ZK_MSM_RECORD_TAG_WINDOW_WIDTH 7u
+#define ZK_MSM_RECORD_TAG_BUCKET_LSB 7u /* tag[27:7]: the bucket index k >= 1 (0: nothing) */
+#define ZK_MSM_RECORD_TAG_BUCKET_WIDTH 21u
+static const zk_code_desc ZK_MSM_RECORD_CODES[] = {
+    {"tag_bits", 0x01Cu, "bits of the tag"},
+    {0, 0, 0}};
+
 /* KeccakSpeed registers (AXI4-Lite, 32-bit, byte offsets; the SNAP hls_sponge action's checksum_job_t places) (hw/src/zkspinal/keccak/KeccakSpeed.scala) */
 #define ZK_KECCAK_SPEED_CONTROL 0x000u /* write bit 0 = 1: start.  read: the KeccakSpeedStatus bits */
 #define ZK_KECCAK_SPEED_RETC 0x004u /* 0x102 success, 0x104 failure (SNAP return codes); 0 before the first start */
@@ -222,6 +271,18 @@ static const zk_code_desc ZK_MSM_ERROR_CODES[] = {
 #define ZK_KECCAK_SPEED_CALLS 0x158u /* test_speed runs computed */
 #define ZK_KECCAK_SPEED_RETC_SUCCESS 0x102u /* RETC after a finished job */
 #define ZK_KECCAK_SPEED_RETC_FAILURE 0x104u /* RETC after a refused start */
+#define ZK_KECCAK_SPEED_INFO_UNITS_LSB 0u /* info[7:0]: test_speed units */
+#define ZK_KECCAK_SPEED_INFO_UNITS_WIDTH 8u
+static inline uint64_t zk_keccak_speed_info_units(uint64_t v) { return (v >> 0) & 0x0FFu; }
+#define ZK_KECCAK_SPEED_INFO_ROUNDS_LSB 8u /* info[15:8]: Keccak rounds per cycle */
+#define ZK_KECCAK_SPEED_INFO_ROUNDS_WIDTH 8u
+static inline uint64_t zk_keccak_speed_info_rounds(uint64_t v) { return (v >> 8) & 0x0FFu; }
+#define ZK_KECCAK_SPEED_INFO_SLOTS_LSB 16u /* info[23:16]: core slots per unit */
+#define ZK_KECCAK_SPEED_INFO_SLOTS_WIDTH 8u
+static inline uint64_t zk_keccak_speed_info_slots(uint64_t v) { return (v >> 16) & 0x0FFu; }
+#define ZK_KECCAK_SPEED_INFO_LANES_LSB 24u /* info[31:24]: lanes summed per cycle */
+#define ZK_KECCAK_SPEED_INFO_LANES_WIDTH 8u
+static inline uint64_t zk_keccak_speed_info_lanes(uint64_t v) { return (v >> 24) & 0x0FFu; }
 static const zk_reg_desc ZK_KECCAK_SPEED_REGS[] = {
     {"control", 0x000u, 1, 0, 1, "write bit 0 = 1: start.  read: the KeccakSpeedStatus bits"},
     {"retc", 0x004u, 1, 0, 1, "0x102 success, 0x104 failure (SNAP return codes); 0 before the first start"},
@@ -287,6 +348,18 @@ static const zk_code_desc ZK_KECCAK_SPEED_ERROR_CODES[] = {
 #define ZK_FLASH_ID_VALUE 0x464C5348u /* ID's value ("FLSH") */
 #define ZK_FLASH_ARM_KEY 0x41524D21u /* ARM's key ("ARM!") */
 #define ZK_FLASH_FIRE_KEY 0x49505247u /* FIRE's key ("IPRG") */
+#define ZK_FLASH_INFO_CMD_DEPTH_LOG2_LSB 0u /* info[3:0]: log2 of the command FIFO's depth */
+#define ZK_FLASH_INFO_CMD_DEPTH_LOG2_WIDTH 4u
+static inline uint64_t zk_flash_info_cmd_depth_log2(uint64_t v) { return (v >> 0) & 0x00Fu; }
+#define ZK_FLASH_INFO_RSP_DEPTH_LOG2_LSB 4u /* info[7:4]: log2 of the response FIFO's depth */
+#define ZK_FLASH_INFO_RSP_DEPTH_LOG2_WIDTH 4u
+static inline uint64_t zk_flash_info_rsp_depth_log2(uint64_t v) { return (v >> 4) & 0x00Fu; }
+#define ZK_FLASH_INFO_STARTUPE3_LSB 8u /* info[8]: the flash pins are driven through STARTUPE3 */
+#define ZK_FLASH_INFO_STARTUPE3_WIDTH 1u
+static inline uint64_t zk_flash_info_startupe3(uint64_t v) { return (v >> 8) & 0x001u; }
+#define ZK_FLASH_INFO_ICAPE3_LSB 9u /* info[9]: an ICAPE3 primitive (reload) is present */
+#define ZK_FLASH_INFO_ICAPE3_WIDTH 1u
+static inline uint64_t zk_flash_info_icape3(uint64_t v) { return (v >> 9) & 0x001u; }
 static const zk_reg_desc ZK_FLASH_REGS[] = {
     {"cmd", 0x000u, 1, 0, 0, "W: command ([7:0] byte, b8 write, b9 read, b11 CS command).  R: response (b31 empty, else [7:0] the byte; the read pops it)"},
     {"avail", 0x004u, 1, 0, 0, "R: [15:0] free command slots, [30:16] response occupancy"},

@@ -37,7 +37,7 @@
 #define ZK_SYS_CONFIG (ZK_SYS_BASE + ZK_SYSTEM_CONFIG)   /* read: CRC-32 (zlib's) of the configuration name */
 #define ZK_SYS_VERSION (ZK_SYS_BASE + ZK_SYSTEM_VERSION) /* read: [15:0] the core's interface revision for its kind */
 #define ZK_SYS_MAGIC ZK_SYSTEM_MAGIC                     /* "zkSY" */
-#define ZK_SYS_REVISION(info) ((info) >> 16 & 0xffu)     /* 0: a block without the identity words */
+#define ZK_SYS_REVISION(info) ((unsigned)zk_system_info_revision(info))     /* 0: a block without the identity words */
 
 typedef struct zk_dev {
     char prefix[256];

@@ -195,13 +195,13 @@ const char *zk_card_describe(const zk_card *c, char *buf, size_t len)
     switch (c->kind) {
     case ZK_CORE_POSEIDON: {
         char ar[64];
-        arities(ar, sizeof ar, c->core_info[0] & 0xffff);
+        arities(ar, sizeof ar, (uint32_t)zk_poseidon_info_arities(c->core_info[0]));
         snprintf(core, sizeof core, "poseidon arities %s, %u engine(s), %u multiplier(s)", ar,
-                 c->core_info[0] >> 16 & 0xff, c->core_info[0] >> 24);
+                 (unsigned)zk_poseidon_info_engines(c->core_info[0]), (unsigned)zk_poseidon_info_multipliers(c->core_info[0]));
         break;
     }
     case ZK_CORE_MSM:
-        snprintf(core, sizeof core, "msm %u windows, %u adder(s), %u partial records", c->core_info[0] & 0xff,
+        snprintf(core, sizeof core, "msm %u windows, %u adder(s), %u partial records", (unsigned)zk_msm_info_windows(c->core_info[0]),
                  c->core_info[1], c->core_info[2]);
         break;
     case ZK_CORE_UNREACHABLE:
@@ -216,7 +216,7 @@ const char *zk_card_describe(const zk_card *c, char *buf, size_t len)
                  c->ident[2]);
     snprintf(ch, sizeof ch, "h2c 0x%x, c2h 0x%x", c->h2c_mask, c->c2h_mask);
     snprintf(buf, len, "%s: %s; %ssystem block: revision %u, %u status words, reset %u cycles, %u bad accesses; "
-             "channels %s", c->prefix, core, ident, ZK_SYS_REVISION(c->sys_info), c->sys_info & 0xff,
-             c->sys_info >> 8 & 0xff, c->sys_bad, ch);
+             "channels %s", c->prefix, core, ident, ZK_SYS_REVISION(c->sys_info),
+             (unsigned)zk_system_info_status_count(c->sys_info), (unsigned)zk_system_info_reset_cycles(c->sys_info), c->sys_bad, ch);
     return buf;
 }

@@ -215,7 +215,7 @@ int fl_open(fl *f, zk_dev *d, uint32_t base, unsigned sclk_half, unsigned timeou
         return fail(f, "no flash controller at 0x%05x (ID 0x%08x, expected 0x%08x)", base, v, ZK_FLASH_ID_VALUE);
     if (rd(f, ZK_FLASH_INFO, &info))
         return -1;
-    f->cmd_depth = 1u << (info & 15), f->rsp_depth = 1u << (info >> 4 & 15);
+    f->cmd_depth = 1u << zk_flash_info_cmd_depth_log2(info), f->rsp_depth = 1u << zk_flash_info_rsp_depth_log2(info);
     if (wr(f, ZK_FLASH_MODE, 0) || wr(f, ZK_FLASH_SCLK, sclk_half) || wr(f, ZK_FLASH_SETUP, 1) || wr(f, ZK_FLASH_HOLD, 1) ||
         wr(f, ZK_FLASH_DISABLE, 1) || wr(f, ZK_FLASH_SS_POL, 0) || wr(f, ZK_FLASH_PINS, 3))
         return -1;

@@ -127,7 +127,7 @@ static int run_speed(tool_dev *t, int argc, char **argv)
         return 1;
     }
     printf("checksum %016llx\ncycles %llu\npermutations %llu\ncalls %u\nunits %u rounds_per_cycle %u\n", chk, cyc, prm,
-           calls, info & 0xff, (info >> 8) & 0xff);
+           calls, (unsigned)zk_keccak_speed_info_units(info), (unsigned)zk_keccak_speed_info_rounds(info));
     fprintf(stderr, "zk-keccak: speed job in %.3f s wall (%.1f cycles per permutation)\n", secs,
             prm ? (double)cyc / (double)prm : 0.0);
     if (expect && strtoull(expect, NULL, 16) != chk) {

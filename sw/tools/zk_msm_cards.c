@@ -44,8 +44,9 @@ int msm_check_card(zk_dev *d, size_t nw, const char *wspec, size_t buckets)
         fprintf(stderr, "zk-msm: %s: the core's registers read all ones (a hung core: zk-status --reset)\n", d->prefix);
         return 1;
     }
-    if ((info & 0xff) != nw) {
-        fprintf(stderr, "zk-msm: %s: the engine has %u windows, --windows %s has %zu\n", d->prefix, info & 0xff, wspec, nw);
+    if (zk_msm_info_windows(info) != nw) {
+        fprintf(stderr, "zk-msm: %s: the engine has %u windows, --windows %s has %zu\n", d->prefix,
+                (unsigned)zk_msm_info_windows(info), wspec, nw);
         return 2;
     }
     if (partials > max_partials(buckets)) {

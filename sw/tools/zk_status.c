@@ -121,7 +121,7 @@ int main(int argc, char **argv)
         if (zk_reg_read(&d, ZK_SYS_INFO, &v) || zk_reg_read(&d, ZK_SYS_BAD, &hi))
             die_dev(&d, 1);
         printf("system_revision %u\nsystem_status_words %u\nsystem_reset_cycles %u\nsystem_bad_accesses %u\n",
-               ZK_SYS_REVISION(v), v & 0xff, v >> 8 & 0xff, hi);
+               ZK_SYS_REVISION(v), (unsigned)zk_system_info_status_count(v), (unsigned)zk_system_info_reset_cycles(v), hi);
         if (ZK_SYS_REVISION(v) >= 1) { /* the identity words (a revision 0 block would count them as bad reads) */
             uint32_t kind, config, version;
             if (zk_reg_read(&d, ZK_SYS_KIND, &kind) || zk_reg_read(&d, ZK_SYS_CONFIG, &config) ||

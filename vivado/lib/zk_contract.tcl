@@ -18,6 +18,14 @@ namespace eval zk::contract {
     variable system_magic 0x7A6B5359
     variable system_window_bytes 0x1000
     variable system_revision 0x001
+    variable system_info_status_count_lsb 0
+    variable system_info_status_count_width 8
+    variable system_info_reset_cycles_lsb 8
+    variable system_info_reset_cycles_width 8
+    variable system_info_revision_lsb 16
+    variable system_info_revision_width 8
+    variable system_version_interface_lsb 0
+    variable system_version_interface_width 16
     # core kinds: the system block's KIND word and the interface revision of each (hw/src/zkspinal/contract/CoreIdentity.scala)
     variable core_kind_poseidon 0x001
     variable core_kind_poseidon_version 0x001
@@ -41,6 +49,18 @@ namespace eval zk::contract {
     variable poseidon_err_length 0x024
     variable poseidon_in_flight 0x028
     variable poseidon_cycles 0x02C
+    variable poseidon_info_arities_lsb 0
+    variable poseidon_info_arities_width 16
+    variable poseidon_info_engines_lsb 16
+    variable poseidon_info_engines_width 8
+    variable poseidon_info_multipliers_lsb 24
+    variable poseidon_info_multipliers_width 8
+    variable poseidon_info2_slots_lsb 0
+    variable poseidon_info2_slots_width 16
+    variable poseidon_info2_rob_entries_lsb 16
+    variable poseidon_info2_rob_entries_width 15
+    variable poseidon_info2_optimized_lsb 31
+    variable poseidon_info2_optimized_width 1
     # PoseidonAxis error codes: the TUSER of a rejected frame's output beat is the OR of them (hw/src/zkspinal/poseidon/PoseidonCore.scala)
     variable poseidon_error_range 0x001
     variable poseidon_error_arity 0x002
@@ -69,6 +89,12 @@ namespace eval zk::contract {
     variable msm_stored 0x098
     variable msm_capacity 0x09C
     variable msm_max_adders 0x008
+    variable msm_info_windows_lsb 0
+    variable msm_info_windows_width 8
+    variable msm_info_retry_depth_lsb 8
+    variable msm_info_retry_depth_width 8
+    variable msm_info_adder_latency_lsb 16
+    variable msm_info_adder_latency_width 16
     # MsmAxis CONTROL read bits (hw/src/zkspinal/msm/MsmAxis.scala)
     variable msm_status_busy 0x001
     variable msm_status_done 0x002
@@ -85,6 +111,12 @@ namespace eval zk::contract {
     variable msm_error_refused 0x080
     variable msm_error_memory 0x100
     variable msm_error_stray_points 0x200
+    # MsmAxis bucket record tag (at bit 4n of a record, after U, V, W, T) (hw/src/zkspinal/msm/MsmAxis.scala)
+    variable msm_record_tag_bits 0x01C
+    variable msm_record_tag_window_lsb 0
+    variable msm_record_tag_window_width 7
+    variable msm_record_tag_bucket_lsb 7
+    variable msm_record_tag_bucket_width 21
     # KeccakSpeed registers (AXI4-Lite, 32-bit, byte offsets; the SNAP hls_sponge action's checksum_job_t places) (hw/src/zkspinal/keccak/KeccakSpeed.scala)
     variable keccak_speed_control 0x000
     variable keccak_speed_retc 0x004
@@ -101,6 +133,14 @@ namespace eval zk::contract {
     variable keccak_speed_calls 0x158
     variable keccak_speed_retc_success 0x102
     variable keccak_speed_retc_failure 0x104
+    variable keccak_speed_info_units_lsb 0
+    variable keccak_speed_info_units_width 8
+    variable keccak_speed_info_rounds_lsb 8
+    variable keccak_speed_info_rounds_width 8
+    variable keccak_speed_info_slots_lsb 16
+    variable keccak_speed_info_slots_width 8
+    variable keccak_speed_info_lanes_lsb 24
+    variable keccak_speed_info_lanes_width 8
     # KeccakSpeed CONTROL read bits (hw/src/zkspinal/keccak/KeccakSpeed.scala)
     variable keccak_speed_status_busy 0x001
     variable keccak_speed_status_done 0x002
@@ -132,4 +172,12 @@ namespace eval zk::contract {
     variable flash_id_value 0x464C5348
     variable flash_arm_key 0x41524D21
     variable flash_fire_key 0x49505247
+    variable flash_info_cmd_depth_log2_lsb 0
+    variable flash_info_cmd_depth_log2_width 4
+    variable flash_info_rsp_depth_log2_lsb 4
+    variable flash_info_rsp_depth_log2_width 4
+    variable flash_info_startupe3_lsb 8
+    variable flash_info_startupe3_width 1
+    variable flash_info_icape3_lsb 9
+    variable flash_info_icape3_width 1
 }

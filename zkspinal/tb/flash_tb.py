@@ -140,7 +140,9 @@ async def flash_id_regs(dut):
     await tb.start()
     assert await tb.rd(ID) == ID_VALUE
     info = await tb.rd(INFO)
-    assert 1 << (info & 15) >= 260 and not info >> 8 & 3, f"INFO {info:#x}: the small top has pins and ICAP ports"
+    assert 1 << C.FLASH_INFO_CMD_DEPTH_LOG2.get(info) >= 260, f"INFO {info:#x}: the command FIFO holds a page program"
+    assert not C.FLASH_INFO_STARTUPE3.get(info) and not C.FLASH_INFO_ICAPE3.get(info), \
+        f"INFO {info:#x}: the small top has pins and ICAP ports"
     assert await tb.rd(IDCODE) & 0x0FFFFFFF == 0x04B77093
     rdid = await tb.xfer(b"\x9f", 3)
     assert rdid == JEDEC.to_bytes(3, "big"), rdid.hex()

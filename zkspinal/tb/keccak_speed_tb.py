@@ -98,7 +98,8 @@ async def cocotb_cases_throttled(dut):
     tb = SpeedTb(dut, throttle=0.3)
     await tb.start()
     inf = await tb.rd(INFO)
-    assert (inf & 0xFF, (inf >> 8) & 0xFF, (inf >> 16) & 0xFF, inf >> 24) == (
+    assert (C.KECCAK_SPEED_INFO_UNITS.get(inf), C.KECCAK_SPEED_INFO_ROUNDS.get(inf), C.KECCAK_SPEED_INFO_SLOTS.get(inf),
+            C.KECCAK_SPEED_INFO_LANES.get(inf)) == (
         meta["units"], meta["rounds_per_cycle"], meta["slots_per_unit"], meta["sum_lanes_per_cycle"]), hex(inf)
     assert await tb.rd(CONTROL) == IDLE and await tb.rd(RETC) == 0
     for case in cases():

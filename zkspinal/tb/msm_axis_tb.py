@@ -444,6 +444,9 @@ async def msm_jobs(dut):
     """Jobs back to back on one engine (each read-out leaves the buckets clean for the next)."""
     tb = MsmTb(dut, float(os.environ.get("ZK_THROTTLE", "0.3")))
     await tb.start()
+    info = await tb.rd(INFO)  # its fields (the contract's MsmAxisRegs) against the manifest
+    got = (C.MSM_INFO_WINDOWS.get(info), C.MSM_INFO_RETRY_DEPTH.get(info), C.MSM_INFO_ADDER_LATENCY.get(info))
+    assert got == (len(tb.info["windows"]), tb.info["retry_depth"], tb.info["latency"]), (hex(info), got)
     r = random.Random(cocotb.RANDOM_SEED ^ 0x5A)
     n = int(os.environ.get("ZK_N", "24"))
     first = True

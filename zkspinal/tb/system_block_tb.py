@@ -36,7 +36,8 @@ class SysTb:
         meta = info()
         self.count, self.cycles, self.window = meta["status_count"], meta["reset_cycles"], 1 << meta["address_width"]
         assert meta["revision"] == REVISION and int(meta["identity_offset"], 16) == KIND, meta
-        self.info = REVISION << 16 | self.cycles << 8 | self.count
+        self.info = (C.SYSTEM_INFO_REVISION.put(REVISION) | C.SYSTEM_INFO_RESET_CYCLES.put(self.cycles) |
+                     C.SYSTEM_INFO_STATUS_COUNT.put(self.count))
         self.axil = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.aclk, dut.aresetn,
                                   reset_active_level=False)
         if throttle:

@@ -11,7 +11,7 @@ pub const FIELD_BITS: usize = 377;
 pub const RECORD_BYTES: usize = 192;
 pub const RECORD_WORDS: usize = RECORD_BYTES / 8;
 pub const TAG_OFFSET: usize = 4 * FIELD_BITS;
-pub const WINDOW_TAG_BITS: usize = 7;
+pub const WINDOW_TAG_BITS: usize = crate::contract::MSM_RECORD_TAG_WINDOW.width as usize;
 pub const POINT_BYTES: usize = 96;
 pub const SCALAR_BYTES: usize = 32;
 const TOP_MASK: u64 = (1u64 << (FIELD_BITS - 320)) - 1;
@@ -60,14 +60,16 @@ pub fn get_field(rec: &[u64; RECORD_WORDS], offset: usize) -> Word {
 
 pub fn put_tag(rec: &mut [u64; RECORD_WORDS], window: usize, bucket: usize) {
     // bits 1508..1536 all lie in the last word
-    let tag = (window as u64) | ((bucket as u64) << WINDOW_TAG_BITS);
+    use crate::contract::{MSM_RECORD_TAG_BUCKET as B, MSM_RECORD_TAG_WINDOW as W};
+    let tag = ((window as u64 & W.mask()) << W.lsb) | ((bucket as u64 & B.mask()) << B.lsb);
     rec[RECORD_WORDS - 1] |= tag << (TAG_OFFSET % 64);
 }
 
 /// (window, bucket) from a record's tag
 pub fn get_tag(rec: &[u64; RECORD_WORDS]) -> (usize, usize) {
     let tag = rec[RECORD_WORDS - 1] >> (TAG_OFFSET % 64);
-    ((tag & 0x7f) as usize, (tag >> WINDOW_TAG_BITS) as usize)
+    use crate::contract::{MSM_RECORD_TAG_BUCKET as B, MSM_RECORD_TAG_WINDOW as W};
+    (W.get(tag) as usize, B.get(tag) as usize)
 }
 
 pub fn record_to_bytes(rec: &[u64; RECORD_WORDS], out: &mut [u8]) {

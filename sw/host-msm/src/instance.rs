@@ -8,7 +8,7 @@
 //! point that is neither form, a number out of range or malformed, points not on the curve, unequal counts.
 
 use ark_bls12_377::{Fq, Fr, G1Affine};
-use ark_ec::AffineRepr;
+
 use ark_ff::{BigInt, PrimeField};
 use serde_json::Value;
 
@@ -156,7 +156,7 @@ pub fn parse(text: &[u8]) -> Result<Instance, HostError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ark_ec::CurveGroup;
+    use ark_ec::{AffineRepr, CurveGroup};
 
     fn gen_hex() -> (String, String) {
         let g = G1Affine::generator();

@@ -8,7 +8,7 @@ use ark_bls12_377::Fr;
 use ark_ff::{BigInt, BigInteger, PrimeField};
 
 pub const MAX_WINDOWS: usize = 127; // 7-bit window tag
-pub const MAX_BUCKETS: usize = (1 << 21) - 1; // 21-bit bucket tag
+pub const MAX_BUCKETS: usize = crate::contract::MSM_RECORD_TAG_BUCKET.mask() as usize; // the bucket tag
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WindowLayout {

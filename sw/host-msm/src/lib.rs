@@ -6,10 +6,12 @@
 //! * `gen`, `io`  data sets in the ZPrize harness layout; `reference` arkworks' own MSM
 //! * `instance`   the JSON instance file both engines read
 //! * `ffi`        the C ABI (include/zkmsm.h)
+//! * `contract`   the generator's host contract (generated: the record tag's fields)
 //! Formats and formulas: reference_model/msm_formats.md and reference_model/curves/precomputed.py.
 
 pub mod accumulate;
 pub mod consts;
+pub mod contract;
 pub mod convert;
 pub mod ffi;
 pub mod format;

@@ -185,7 +185,7 @@ impl<A: Arity<Fr>> FpgaBatchHasher<A> {
             if info == u32::MAX {
                 return Err(Error::Other(format!("{prefix}_user: the core's registers read all ones (a hung core)")));
             }
-            if a >= 16 || info >> a & 1 == 0 {
+            if a >= contract::POSEIDON_INFO_ARITIES.width as usize || contract::POSEIDON_INFO_ARITIES.get(info as u64) >> a & 1 == 0 {
                 return Err(Error::Other(format!("{prefix}: the card's Poseidon core has no arity {a} (INFO 0x{info:08x})")));
             }
         }

@@ -22,6 +22,17 @@ case class Code(name: String, value: BigInt, doc: String) {
   require(name.matches("[a-z][a-z0-9_]*"), s"code name '$name': lower-case snake case")
 }
 
+/** A bit field: bits [lsb, lsb + width) of register `reg` (a 32-bit word, a 64-bit counter) or of a stream record
+  * (`reg` names the record; lsb counts from the record's first bit, little-endian). */
+case class Field(name: String, reg: String, lsb: Int, width: Int, doc: String) {
+  require(name.matches("[a-z][a-z0-9_]*"), s"field name '$name': lower-case snake case")
+  require(lsb >= 0 && width >= 1 && width <= 64, s"$name: bits [$lsb, ${lsb + width})")
+  /** the bit after the field */
+  def end: Int = lsb + width
+  /** the field's largest value */
+  def max: BigInt = (BigInt(1) << width) - 1
+}
+
 /** The host-visible contract of one block, declared once: its register map and its named constants (error codes,
   * status values, keys).  The hardware reads the offsets and values from here (`reg` and `code` return them), and
   * [[ContractFiles]] writes the same declarations as a C header, a Python module and a Markdown table, so no number
@@ -34,6 +45,7 @@ abstract class Contract(val prefix: String, val title: String, val source: Strin
   require(prefix.matches("[a-z][a-z0-9_]*"))
   private val regs = ArrayBuffer[Register]()
   private val consts = ArrayBuffer[Code]()
+  private val flds = ArrayBuffer[Field]()
 
   /** declares a register; returns its byte offset */
   protected def reg(name: String, offset: Int, doc: String, words: Int = 1, show: Show = Show.Hex,
@@ -62,6 +74,18 @@ abstract class Contract(val prefix: String, val title: String, val source: Strin
     index
   }
 
+  /** declares bits [lsb, lsb + width) of register (or record) `reg` as a field; the fields of one register do not
+    * overlap.  Returns it (the hardware packs and the tests read the register by it). */
+  protected def field(name: String, reg: String, lsb: Int, width: Int, doc: String): Field = {
+    require(!flds.exists(_.name == name), s"$prefix: field $name declared twice")
+    val f = Field(name, reg, lsb, width, doc)
+    require(flds.filter(_.reg == reg).forall(o => o.end <= lsb || f.end <= o.lsb), s"$prefix: field $name overlaps another")
+    regs.find(_.name == reg).foreach(r => require(f.end <= 32 * r.words, s"$prefix: field $name past register $reg"))
+    flds += f
+    f
+  }
+
   def registers: Seq[Register] = regs.toList
+  def fields: Seq[Field] = flds.toList
   def codes: Seq[Code] = consts.toList
 }

@@ -3,7 +3,7 @@ package zkspinal.keccak
 import spinal.core._
 import spinal.lib._
 import zkspinal.axi.AxiClocked
-import zkspinal.contract.{Contract, CoreIdentity, CoreKind, IdentifiedCore, Show}
+import zkspinal.contract.{Contract, CoreIdentity, CoreKind, FieldPack, IdentifiedCore, Show}
 import spinal.lib.bus.amba4.axilite._
 
 /** KeccakSpeed: `units` test_speed engines of one core configuration.  sumLanesPerCycle: see [[LaneSummer]]
@@ -28,6 +28,10 @@ object KeccakSpeedRegs extends Contract("keccak_speed", "KeccakSpeed registers (
     "the next accepted start)")
   val info = reg("info", 0x010, "read-only: [7:0] units, [15:8] rounds per cycle, [23:16] core slots per unit, " +
     "[31:24] lanes summed per cycle")
+  val infoUnits = field("units", "info", 0, 8, "test_speed units")
+  val infoRounds = field("rounds", "info", 8, 8, "Keccak rounds per cycle")
+  val infoSlots = field("slots", "info", 16, 8, "core slots per unit")
+  val infoLanes = field("lanes", "info", 24, 8, "lanes summed per cycle")
   val chkOut = reg("checksum", 0x128, "the checksum (0 after a refused start)", words = 2, show = Show.Hex64)
   val testChoice = reg("test_choice", 0x134, "0 = SPEED (the only test this engine runs)")
   val nbElmts = reg("nb_elmts", 0x138, "run r is computed when nb_elmts > r % freq (reset 1)")
@@ -117,8 +121,8 @@ class KeccakSpeed(val cfg: KeccakSpeedConfig = KeccakSpeedConfig()) extends Comp
     status(KeccakSpeedStatus.idle) := !busy
     status(KeccakSpeedStatus.refused) := refused
     bus.read(status, control)
-    bus.read(U(cfg.lanesPerCycle, 8 bits) ## U(slotsPerUnit, 8 bits) ## U(cfg.core.roundsPerCycle, 8 bits) ##
-      U(cfg.units, 8 bits), info)
+    bus.read(FieldPack(32, FieldPack.const(infoLanes, cfg.lanesPerCycle), FieldPack.const(infoSlots, slotsPerUnit),
+      FieldPack.const(infoRounds, cfg.core.roundsPerCycle), FieldPack.const(infoUnits, cfg.units)), info)
 
     // ---- dispatcher: the selected runs in order, skipping to the next multiple of freq past nb_elmts
     val run = Reg(UInt(33 bits)) init (0)

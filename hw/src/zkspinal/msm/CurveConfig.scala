@@ -65,7 +65,7 @@ case class MsmConfig(
   require(bound > 1 && bound <= curve.scalarOrder, "scalar bound must be in 2..scalar order")
   val scalarBits: Int = (bound - 1).bitLength
   require(scalarBits <= 256, "a scalar word is 256 bits")
-  require(windows.size >= 2 && windows.size <= 127, "2 to 127 windows (7-bit window tag)")
+  require(windows.size >= 2 && windows.size <= MsmRecord.window.max, "2 to 127 windows (the window tag)")
   require(windows.forall(w => w >= 2 && w <= 22), "window widths must be 2..22 bits")
   require(windows.sum >= scalarBits, s"windows cover ${windows.sum} bits; scalars have $scalarBits")
   require(retryDepth >= 4 && isPow2(retryDepth), "the retry queue depth must be a power of two >= 4")
@@ -78,7 +78,7 @@ case class MsmConfig(
   def isTop(j: Int): Boolean = j == numWindows - 1
   def buckets(j: Int): Int =
     if (!isTop(j)) 1 << (windows(j) - 1) else (((bound - 1) >> offsets(j)) + 1).toInt
-  require((0 until numWindows).forall(j => buckets(j) < (1 << 21)), "a bucket index must fit the 21-bit tag")
+  require((0 until numWindows).forall(j => buckets(j) <= MsmRecord.bucket.max), "a bucket index must fit the tag")
   val totalBuckets: Int = (0 until numWindows).map(buckets).sum
   /** address width of the largest bucket memory */
   val addrBits: Int = (0 until numWindows).map(j => log2(buckets(j))).max max 1

@@ -5,7 +5,7 @@ import spinal.lib._
 import spinal.lib.bus.amba4.axi.{Axi4, Axi4SpecRenamer}
 import spinal.lib.bus.amba4.axilite._
 import spinal.lib.bus.amba4.axis.{Axi4Stream, Axi4StreamConfig}
-import zkspinal.contract.{Contract, Show}
+import zkspinal.contract.{Contract, FieldPack, Show}
 import zkspinal.axi.AxiClocked
 import zkspinal.contract.{CoreIdentity, CoreKind, IdentifiedCore}
 
@@ -35,6 +35,9 @@ object MsmAxisRegs extends Contract("msm", "MsmAxis registers (AXI4-Lite, 32-bit
     show = Show.Dec)
   val errorIndex = reg("error_index", 0x34, "index of the element of the first error", show = Show.Dec)
   val info = reg("info", 0x38, "[7:0] windows, [15:8] retry queue depth, [31:16] adder latency")
+  val infoWindows = field("windows", "info", 0, 8, "windows of the layout")
+  val infoRetryDepth = field("retry_depth", "info", 8, 8, "entries of each adder's retry queue")
+  val infoLatency = field("adder_latency", "info", 16, 16, "the adder's latency in cycles")
   val phase = reg("phase", 0x3C, "[2:0] core phase: 0 idle, 1 clear, 2 accumulate, 3 flush, 4 read-out")
   val consumed = reg("consumed", 0x40, "points accumulated so far", show = Show.Dec)
   val framing = reg("framing", 0x44, "bit 0 packets: a stream may carry tlast before its last element (error bits " +
@@ -58,6 +61,15 @@ object MsmAxisRegs extends Contract("msm", "MsmAxis registers (AXI4-Lite, 32-bit
     "acknowledged); 0 while a load runs and after one failed", show = Show.Dec)
   val capacity = reg("capacity", 0x9C, "points the point store holds (0: this configuration has no point store)",
     show = Show.Dec)
+}
+
+/** A bucket record of the read-out stream: the bucket (U, V, W, T, n bits each) and then its tag at bit 4n, three
+  * 512-bit beats for BLS12-377 (reference_model/msm_formats.md). */
+object MsmRecord extends Contract("msm_record", "MsmAxis bucket record tag (at bit 4n of a record, after U, V, W, T)",
+    "hw/src/zkspinal/msm/MsmAxis.scala") {
+  val window = field("window", "tag", 0, 7, "the window j (0 for a record past the buckets that carries nothing)")
+  val bucket = field("bucket", "tag", 7, 21, "the bucket index k >= 1 (0: nothing)")
+  val tagBits = code("tag_bits", bucket.end, "bits of the tag").toInt
 }
 
 /** The CONTROL register's read bits. */
@@ -254,6 +266,7 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
     core.io.count := countR
 
     // ---- bucket read-out: three beats per record
+    require(4 * cfg.curve.field.width + MsmRecord.tagBits <= 1536, "a bucket record is three 512-bit beats")
     val outRec = Reg(Bits(1536 bits))
     val outLast = Reg(Bool())
     val outHolding = RegInit(False)
@@ -261,7 +274,7 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
     core.io.buckets.ready := !outHolding
     when(core.io.buckets.fire) {
       val r = core.io.buckets.payload
-      outRec := r.bucket ## r.window ## r.value
+      outRec := (r.bucket.asBits ## r.window.asBits ## r.value).resized // the tag at bit 4n: MsmRecord
       outLast := r.last
       outHolding := True
       outBeat := 0
@@ -337,7 +350,9 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
     bus.read(U(cfg.partialRecords, 32 bits), MsmAxisRegs.partials)
     bus.read(core.io.starved, starved)
     bus.read(errorIndex, MsmAxisRegs.errorIndex)
-    bus.read(U(core.latency, 16 bits) ## U(cfg.retryDepth, 8 bits) ## U(cfg.numWindows, 8 bits), info)
+    bus.read(FieldPack(32, FieldPack.const(MsmAxisRegs.infoLatency, core.latency),
+      FieldPack.const(MsmAxisRegs.infoRetryDepth, cfg.retryDepth), FieldPack.const(MsmAxisRegs.infoWindows,
+      cfg.numWindows)), info)
     bus.read(core.io.phase.asBits.resize(32), phase)
     bus.read(core.io.consumed, consumed)
   }

@@ -12,8 +12,8 @@ case class MsmJob(cfg: MsmConfig) extends Bundle {
 /** One bucket on the way out: (U, V, W, T) and its (window, k) tag. */
 case class BucketRecord(cfg: MsmConfig) extends Bundle {
   val value = Bits(4 * cfg.curve.field.width bits)
-  val window = UInt(7 bits)
-  val bucket = UInt(21 bits)
+  val window = UInt(MsmRecord.window.width bits)
+  val bucket = UInt(MsmRecord.bucket.width bits)
   val last = Bool()
 }
 

@@ -285,15 +285,15 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   // ---- read-out: the request's record one cycle after the memory read; a bucket read becomes the identity
   private val claimed = owned(got.slot)
   private val record = ReadOutRecord(cfg)
-  private val globalWindow = Vec(windows.map(j => U(j, 7 bits)))
+  private val globalWindow = Vec(windows.map(j => U(j, MsmRecord.window.width bits)))
   when(got.partial) {
     record.value := Mux(claimed, partialData, identity)
-    record.window := Mux(claimed, globalWindow(owner(got.slot).window), U(0, 7 bits))
-    record.bucket := Mux(claimed, owner(got.slot).addr.resize(21) + 1, U(0, 21 bits))
+    record.window := Mux(claimed, globalWindow(owner(got.slot).window), U(0))
+    record.bucket := Mux(claimed, owner(got.slot).addr.resize(MsmRecord.bucket.width) + 1, U(0))
   } otherwise {
     record.value := Mux(readHeld, readData, identity)
     record.window := globalWindow(got.bucket.window)
-    record.bucket := got.bucket.addr.resize(21) + 1
+    record.bucket := got.bucket.addr.resize(MsmRecord.bucket.width) + 1
   }
   io.readOutData := RegNext(got.translateWith(record))
   io.readOutData.valid.init(False)
@@ -344,6 +344,6 @@ case class ReadOutRequest(cfg: MsmConfig, windows: Int) extends Bundle {
 /** A record of the read-out: (U, V, W, T) and the (window, k) tag it goes out with. */
 case class ReadOutRecord(cfg: MsmConfig) extends Bundle {
   val value = Bits(4 * cfg.curve.field.width bits)
-  val window = UInt(7 bits)
-  val bucket = UInt(21 bits)
+  val window = UInt(MsmRecord.window.width bits)
+  val bucket = UInt(MsmRecord.bucket.width bits)
 }

@@ -7,7 +7,7 @@ import spinal.lib._
 import spinal.lib.bus.amba4.axi.Axi4SpecRenamer
 import spinal.lib.bus.amba4.axilite._
 import spinal.lib.bus.amba4.axis.{Axi4Stream, Axi4StreamConfig}
-import zkspinal.contract.Contract
+import zkspinal.contract.{Contract, FieldPack}
 import zkspinal.field._
 import zkspinal.axi.AxiClocked
 import zkspinal.contract.{CoreIdentity, CoreKind, IdentifiedCore}
@@ -19,6 +19,12 @@ object PoseidonRegs extends Contract("poseidon", "PoseidonAxis status registers 
     "[31:24] constant multipliers per engine")
   val info2 = reg("info2", 0x04, "read: [15:0] ring slots per engine, [30:16] reorder-buffer entries, " +
     "[31] optimized schedule")
+  val infoArities = field("arities", "info", 0, 16, "built-in arities: bit a = arity a")
+  val infoEngines = field("engines", "info", 16, 8, "engines")
+  val infoMultipliers = field("multipliers", "info", 24, 8, "constant multipliers per engine")
+  val info2Slots = field("slots", "info2", 0, 16, "ring slots per engine")
+  val info2Rob = field("rob_entries", "info2", 16, 15, "reorder-buffer entries")
+  val info2Optimized = field("optimized", "info2", 31, 1, "the optimized (sparse-matrix) schedule")
   val control = reg("control", 0x08, "write bit 0 = 1: clear every counter below", host = false)
   val framesIn = reg("frames_in", 0x10, "frames accepted (good and rejected)")
   val digestsOut = reg("digests_out", 0x14, "output beats with a digest (TUSER = 0)")
@@ -170,7 +176,10 @@ class PoseidonAxis(val cfg: PoseidonConfig) extends Component with AxiClocked wi
     counter(PoseidonRegs.cycles, True)
     bus.read(core.io.inFlight.resize(32), PoseidonRegs.inFlight)
     val arityMask = cfg.arities.map(a => BigInt(1) << a).sum
-    bus.read(U(cfg.multipliers, 8 bits) ## U(cfg.engines, 8 bits) ## U(arityMask, 16 bits), PoseidonRegs.info)
-    bus.read(Bool(cfg.optimized) ## U(core.robDepth, 15 bits) ## U(core.slots, 16 bits), PoseidonRegs.info2)
+    import PoseidonRegs._
+    bus.read(FieldPack(32, FieldPack.const(infoMultipliers, cfg.multipliers), FieldPack.const(infoEngines, cfg.engines),
+      FieldPack.const(infoArities, arityMask)), PoseidonRegs.info)
+    bus.read(FieldPack(32, FieldPack.const(info2Optimized, if (cfg.optimized) 1 else 0),
+      FieldPack.const(info2Rob, core.robDepth), FieldPack.const(info2Slots, core.slots)), PoseidonRegs.info2)
   }
 }

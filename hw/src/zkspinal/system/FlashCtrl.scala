@@ -3,7 +3,7 @@ package zkspinal.system
 import spinal.core._
 import spinal.lib._
 import spinal.lib.bus.amba4.axilite._
-import zkspinal.contract.Contract
+import zkspinal.contract.{Contract, FieldPack}
 import spinal.lib.com.spi.ddr.{SpiXdrMasterCtrl, SpiXdrParameter}
 import zkspinal.axi.AxiClocked
 
@@ -99,6 +99,10 @@ object FlashCtrlRegs extends Contract("flash", "FlashCtrl registers (offsets ins
   val pins = reg("pins", 0x110, "RW: b0 WP# level, b1 HOLD# level outside x4 mode (reset 1, 1)")
   val id = reg("id", 0x120, "R: ID_VALUE")
   val info = reg("info", 0x124, "R: [3:0] log2 command depth, [7:4] log2 response depth, b8 STARTUPE3, b9 ICAPE3")
+  val infoCmdDepth = field("cmd_depth_log2", "info", 0, 4, "log2 of the command FIFO's depth")
+  val infoRspDepth = field("rsp_depth_log2", "info", 4, 4, "log2 of the response FIFO's depth")
+  val infoStartup = field("startupe3", "info", 8, 1, "the flash pins are driven through STARTUPE3")
+  val infoIcap = field("icape3", "info", 9, 1, "an ICAPE3 primitive (reload) is present")
   val idcode = reg("idcode", 0x128, "R: IDCODE of the FPGA this design is built for")
   val idValue = code("id_value", BigInt("464C5348", 16), "ID's value (\"FLSH\")")
   val armKey = code("arm_key", BigInt("41524D21", 16), "ARM's key (\"ARM!\")")
@@ -175,8 +179,10 @@ class FlashCtrl(val cfg: FlashCtrlConfig = FlashCtrlConfig.small) extends Compon
     bus.read(armed, arm)
     bus.read(B(idValue, 32 bits), id)
     bus.read(B(cfg.deviceIdcode, 32 bits), idcode)
-    bus.read(Bool(cfg.icap == IcapKind.Primitive) ## Bool(cfg.phy == FlashPhy.Startup) ##
-      U(log2Up(cfg.rspFifoDepth), 4 bits) ## U(log2Up(cfg.cmdFifoDepth), 4 bits), info)
+    bus.read(FieldPack(32, FieldPack.const(infoIcap, if (cfg.icap == IcapKind.Primitive) 1 else 0),
+      FieldPack.const(infoStartup, if (cfg.phy == FlashPhy.Startup) 1 else 0),
+      FieldPack.const(infoRspDepth, log2Up(cfg.rspFifoDepth)), FieldPack.const(infoCmdDepth, log2Up(cfg.cmdFifoDepth))),
+      info)
   }
 
   // ---- the sequence on the ICAP clock (aclk for the port version)

@@ -3,7 +3,7 @@ package zkspinal.system
 import spinal.core._
 import spinal.lib._
 import spinal.lib.bus.amba4.axilite._
-import zkspinal.contract.{Contract, CoreIdentity, Show}
+import zkspinal.contract.{Contract, CoreIdentity, FieldPack, Show}
 import spinal.lib.bus.misc.AllMapping
 import zkspinal.axi.AxiClocked
 
@@ -19,8 +19,8 @@ case class SystemBlockConfig(statusCount: Int = 4, resetCycles: Int = 16, addres
   require(addressWidth >= 12 && addressWidth <= 16, "addressWidth 12..16 (the identity words end the 4 KiB window)")
   require(statusCount >= 0 && SystemBlockRegs.status + 4 * statusCount <= SystemBlockRegs.identity,
     "the status words must end below the identity words")
-  require(statusCount <= 255, "INFO holds the status count in 8 bits")
-  require(resetCycles >= 1 && resetCycles <= 255, "resetCycles 1..255 (INFO holds it in 8 bits)")
+  require(statusCount <= SystemBlockRegs.infoStatusCount.max, "INFO's status count field holds it")
+  require(resetCycles >= 1 && resetCycles <= SystemBlockRegs.infoResetCycles.max, "resetCycles 1..INFO's field")
   def name: String = s"s$statusCount"
 }
 
@@ -68,6 +68,11 @@ object SystemBlockRegs extends Contract("system", "system block registers (offse
   val windowBytes = code("window_bytes", 0x1000, "the block's address window (the identity words end it)").toInt
   /** INFO[23:16] */
   val revision = code("revision", 1, "INFO[23:16] of this block (0: a block without the identity words)").toInt
+  val infoStatusCount = field("status_count", "info", 0, 8, "status inputs (STATUS + 4i, i below it)")
+  val infoResetCycles = field("reset_cycles", "info", 8, 8, "cycles of the core reset pulse")
+  val infoRevision = field("revision", "info", 16, 8, "revision of this map (REVISION: with the identity words; 0 " +
+    "without)")
+  val versionInterface = field("interface", "version", 0, 16, "the core's interface revision for its kind")
 }
 
 class SystemBlock(val cfg: SystemBlockConfig = SystemBlockConfig()) extends Component with AxiClocked {
@@ -92,7 +97,8 @@ class SystemBlock(val cfg: SystemBlockConfig = SystemBlockConfig()) extends Comp
     // ---- registers
     bus.read(B(magic, 32 bits), id)
     bus.read(left =/= 0, reset)
-    bus.read(U(revision, 8 bits) ## U(cfg.resetCycles, 8 bits) ## U(cfg.statusCount, 8 bits), info)
+    bus.read(FieldPack(32, FieldPack.const(infoRevision, revision), FieldPack.const(infoResetCycles, cfg.resetCycles),
+      FieldPack.const(infoStatusCount, cfg.statusCount)), info)
     val badCount = Reg(UInt(32 bits)) init (0)
     bus.read(badCount, bad)
     for ((s, i) <- status_in.zipWithIndex) bus.read(RegNext(s) init (0), status + 4 * i)
