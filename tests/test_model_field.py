@@ -2,7 +2,6 @@
 polynomials in the BLS parameter x, plain Python integers, and the Scala FieldConfig (through the manifest)."""
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
@@ -10,7 +9,7 @@ from py_ecc.bls12_381 import curve_order
 from py_ecc.fields.field_elements import FQ
 
 from reference_model import field as F
-from zkspinal.sim.simrun import RTL
+from zkspinal import paths
 
 SEED = 20261123
 
@@ -94,7 +93,7 @@ def test_unknown_field_and_composite_modulus():
 
 def test_scala_and_python_list_the_same_primes():
     """Every field top the Scala generator emitted carries the modulus of the Python field of the same name."""
-    manifest = json.loads((RTL / "manifest.json").read_text())
+    manifest = paths.manifest()
     seen = {}
     for top, info in manifest.items():
         if "field" in info and "p" in info:

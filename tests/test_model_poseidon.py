@@ -8,7 +8,6 @@ import random
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -17,8 +16,8 @@ from reference_model.poseidon import (HashType, OpCount, count_ops, digest, dige
                                       permute_optimized, permute_plain, poseidon_constants, round_numbers)
 from reference_model.poseidon import cli, constants as constfiles, matrix as mx
 from reference_model.poseidon.grain import Grain
+from zkspinal.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 P = fieldmod.get("bls12_381_fr").p
 ARITIES = (2, 4, 8, 11)
 

@@ -17,6 +17,7 @@ import zlib
 
 import pytest
 
+from zkspinal.paths import top_info
 from zkspinal.tools.host_msm import build_host
 from zkspinal.sim.buildlock import make
 from test_sw_msm import SMALL, model, small_set
@@ -52,7 +53,7 @@ def poseidon_spread(prefixes, tmp_path, lines, batch: int, seed):
 def identity(top: str) -> tuple[str, dict]:
     """the identity words `top` drives (the manifest's, the configuration checked against zlib's CRC-32 of its name)
     as zk_card_describe prints them, and the manifest entry"""
-    m = json.loads((zkemu.RTL / "manifest.json").read_text())[top]
+    m = top_info(top)
     assert int(m["ident_config"], 16) == zlib.crc32(m["ident_config_name"].encode()), m
     return f"identity: kind {m['ident_kind']}, config {m['ident_config']}, version {m['ident_version']}; ", m
 

@@ -7,7 +7,6 @@ so the quick tier hashes a few dozen preimages; the long tier a thousand."""
 from __future__ import annotations
 
 import io
-import json
 import os
 import random
 import re
@@ -17,6 +16,7 @@ import zlib
 import pytest
 
 from reference_model.poseidon import cli as model
+from zkspinal.paths import top_info
 from zkspinal.tools.sw import POSEIDON_TOP, ROOT, build_sw, emulator, ok, tool
 
 P = 0x73EDA753299D7D483339D80809A1D80553BDA402FFFE5BFEFFFFFFFF00000001
@@ -169,7 +169,7 @@ def test_system_block_info_and_bad(dev):
     s = fields(tool("zk-status", "-d", dev, "-k", "none", "-r", "0x10018", "-r", "0x10ff0", "-r", "0x10010", "-r", "0x10014",
                     "-r", "0x10ff4", "-r", "0x10ff8", "-r", "0x10ffc"))
     assert s["0x10018"] == "0x00000000" and s["0x10ff0"] == "0x00000000"
-    m = json.loads((ROOT / "build" / "rtl" / "manifest.json").read_text())[POSEIDON_TOP]
+    m = top_info(POSEIDON_TOP)
     assert [int(s[k], 16) for k in ("0x10ff4", "0x10ff8", "0x10ffc")] == [
         m["ident_kind"], int(m["ident_config"], 16), m["ident_version"]] == [1, zlib.crc32(b"small"), 1]
     assert s["core_kind"] == "1 (poseidon)" and s["core_config"] == m["ident_config"]

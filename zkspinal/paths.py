@@ -1,9 +1,28 @@
-"""Where things are: the repository (the editable install points here) and the build tree."""
+"""Where things are: the repository (the editable install points here), the build tree, and the emitted tops'
+manifest (build/rtl/manifest.json, one entry per top: its file, kind, md5 and the generator's figures).  Every
+Python reader of the manifest goes through manifest() / top_info()."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BUILD = ROOT / "build"
 RTL = BUILD / "rtl"
 SW = ROOT / "sw"
+
+
+def manifest(rtl: Path = RTL) -> dict:
+    """{top: entry} of the tops emitted into `rtl`."""
+    path = Path(rtl) / "manifest.json"
+    if not path.exists():
+        raise RuntimeError(f"{path} is missing: run ./run.sh (or ./mill hw.runMain zkspinal.emit.Emit) first")
+    return json.loads(path.read_text())
+
+
+def top_info(top: str, rtl: Path = RTL) -> dict:
+    """The manifest entry of `top`; a clear error when it was not emitted."""
+    m = manifest(rtl)
+    if top not in m:
+        raise RuntimeError(f"top {top} is not in {Path(rtl) / 'manifest.json'}: emit it first")
+    return m[top]

@@ -13,7 +13,6 @@ to build/emu/<TOP>_waves/<TOP>.fst).
 """
 from __future__ import annotations
 
-import json
 import os
 import random
 import re
@@ -26,9 +25,9 @@ from pathlib import Path
 
 from zkemu import gen_glue, verilate  # the port glue; the one Verilator build (also the harnesses')
 
-ROOT = Path(__file__).resolve().parents[2]
+from zkspinal.paths import ROOT, RTL, manifest  # noqa: E402  the build tree's one reader of the manifest
+
 EMU = ROOT / "sw" / "emu"
-RTL = ROOT / "build" / "rtl"
 CONTRACT = ROOT / "sw" / "lib" / "zk_contract.h"  # the harness's system block model includes it
 
 
@@ -64,10 +63,10 @@ SOURCES = ["zkemu_harness.cpp", "zkemu_bus.cpp", "zkemu_mem.cpp", "zkflash_model
 
 
 def top_kind(top: str) -> str:
-    manifest = json.loads((RTL / "manifest.json").read_text())
-    if top not in manifest:
+    m = manifest()
+    if top not in m:
         raise SystemExit(f"{top} is not in {RTL}/manifest.json: emit it first")
-    return manifest[top]["kind"]
+    return m[top]["kind"]
 
 
 def system_block_options(ports: list[str]) -> list[str]:
@@ -75,8 +74,7 @@ def system_block_options(ports: list[str]) -> list[str]:
     (vivado/lib/zk_bd.tcl system_block_for: the smallest emitted SystemBlock_s<k> with k >= the number of words), so
     INFO reads as on the card.  Without SystemBlock tops in the manifest the harness's default (the word count)."""
     n = len(ports[ports.index("--status") + 1].split(",")) if "--status" in ports else 0
-    manifest = json.loads((RTL / "manifest.json").read_text())
-    sizes = [v["status_count"] for v in manifest.values() if v.get("kind") == "SystemBlock" and v["status_count"] >= n]
+    sizes = [v["status_count"] for v in manifest().values() if v.get("kind") == "SystemBlock" and v["status_count"] >= n]
     return ["--sys-status-count", str(min(sizes))] if sizes else []
 
 
@@ -120,8 +118,7 @@ def build_harness(top: str, harness: Path, out: Path, name: str, **kwargs) -> Pa
 
 def sim_models(top: str) -> list[Path]:
     """The simulation models of the primitives `top` instantiates (listed in the manifest by Emit)."""
-    manifest = json.loads((RTL / "manifest.json").read_text())
-    return [RTL / m for m in manifest.get(top, {}).get("sim_models", [])]
+    return [RTL / m for m in manifest().get(top, {}).get("sim_models", [])]
 
 
 def _throttle(top: str) -> list[str]:

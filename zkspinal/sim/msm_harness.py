@@ -16,11 +16,12 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from zkspinal.paths import SW
 from zkspinal.sim import simrun
 from reference_model import msm_formats as MF
 from reference_model.curves import FQ
 
-HARNESS = Path(__file__).resolve().parents[2] / "sw" / "emu" / "bench_msm_axis.cpp"
+HARNESS = SW / "emu" / "bench_msm_axis.cpp"
 
 
 def build(top: str, waves: bool | None = None) -> Path:

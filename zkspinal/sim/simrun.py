@@ -14,6 +14,7 @@ from pathlib import Path
 
 from zkspinal.sim.buildlock import locked
 
+from zkspinal import paths
 from zkspinal.paths import ROOT
 RTL = ROOT / "build" / "rtl"
 
@@ -62,18 +63,7 @@ def sim_env() -> dict:
     return env
 
 
-def manifest() -> dict:
-    path = RTL / "manifest.json"
-    if not path.exists():
-        raise RuntimeError(f"{path} is missing: run ./run.sh (or ./mill hw.runMain zkspinal.emit.Emit) first")
-    return json.loads(path.read_text())
-
-
-def top_info(top: str) -> dict:
-    m = manifest()
-    if top not in m:
-        raise RuntimeError(f"top {top} is not in {RTL}/manifest.json: emit it first")
-    return m[top]
+manifest, top_info = paths.manifest, paths.top_info  # the build tree's one manifest reader
 
 
 def top_sources(top: str) -> list[Path]:

@@ -2,21 +2,17 @@
 (hw/sim/DSP48E2.v), against the same chains in the inferred form (registers, multiply, add), cycle by cycle."""
 from __future__ import annotations
 
-import json
 import os
-from pathlib import Path
 
 import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, FallingEdge
 
+from zkspinal.paths import manifest
 from zkspinal.sim import stream
 
 A_BITS, B_BITS = 27, 18
 
-
-def manifest() -> dict:
-    return json.loads((Path(__file__).resolve().parents[2] / "build" / "rtl" / "manifest.json").read_text())
 
 
 def operand(rng, bits: int) -> int:

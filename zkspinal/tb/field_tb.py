@@ -8,6 +8,7 @@ import random
 import cocotb
 
 from reference_model import field as F
+from zkspinal.paths import top_info
 from zkspinal.sim import stream
 
 # kind -> (model(f, info, operands) -> result, operands are range-checked by the hardware)
@@ -33,14 +34,7 @@ def operand_limits(kind: str, f: F.FieldConfig, meta: dict) -> list[int]:
 
 
 def info() -> dict:
-    top = os.environ["ZK_TOP"]
-    return json.loads((stream_rtl_dir() / "manifest.json").read_text())[top]
-
-
-def stream_rtl_dir():
-    from pathlib import Path
-
-    return Path(__file__).resolve().parents[2] / "build" / "rtl"
+    return top_info(os.environ["ZK_TOP"])
 
 
 def edge_operands(kind: str, f: F.FieldConfig, arity: int, meta: dict | None = None) -> list[tuple]:

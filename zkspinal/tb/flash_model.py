@@ -3,9 +3,10 @@ recorder that the XDMA emulator links into its harness, so that cocotb and the e
 from __future__ import annotations
 
 import ctypes
-from pathlib import Path
 
-LIB = Path(__file__).resolve().parents[2] / "sw" / "build" / "libzkflash.so"
+from zkspinal.paths import SW
+
+LIB = SW / "build" / "libzkflash.so"
 
 # counters (zkflash_count)
 COMMANDS, PAGES, SUBSECTORS, SECTORS, PROTECTED, BUSY_IGNORED, DROPPED, BYTES_READ = range(8)
