@@ -70,6 +70,11 @@ class WindowLayout:
                                  f"{MAX_BUCKET_INDEX}")
 
     @classmethod
+    def of_top(cls, info: dict) -> "WindowLayout":
+        """The layout of an emitted MsmAxis top, from its manifest entry (windows, scalar bound, partial records)."""
+        return cls(tuple(info["windows"]), order=int(info["bound"], 16), partials=info["partials"])
+
+    @classmethod
     def parse(cls, spec: str) -> "WindowLayout":
         """'13x13,12x7' (width x count, ...) or '13,13,12' (one width per window), least significant first: the
         host library's grammar (reference_model.host_lib), the one zk-msm and host-msm read."""

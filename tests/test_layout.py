@@ -81,3 +81,66 @@ def test_scala_packages_form_a_tree():
             done.add(p)
     for p in deps:
         visit(p, ())
+
+
+PY_PACKAGES = {"zkspinal": "zkspinal", "reference_model": "reference_model", "zkemu": "sw/emu",
+               "vivado_stub": "vivado/stub"}
+
+
+def python_import_graph() -> dict[str, set[str]]:
+    """module -> the modules of the installed packages it imports, at the top or inside a function"""
+    import ast
+
+    files = {}
+    for pkg, d in PY_PACKAGES.items():
+        for f in (ROOT / d).rglob("*.py"):
+            rel = f.relative_to(ROOT / d).with_suffix("")
+            if "build" in rel.parts or "target" in rel.parts:
+                continue
+            parts = [pkg, *rel.parts]
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            files[".".join(parts)] = f
+    graph: dict[str, set[str]] = {}
+    for mod, f in files.items():
+        is_pkg = f.name == "__init__.py"
+        edges = graph.setdefault(mod, set())
+        tree = ast.parse(f.read_text())
+        # a `python -m` entry point's `if __name__ == "__main__":` block runs only as the program, never on import
+        tree.body = [n for n in tree.body if not (isinstance(n, ast.If) and "__main__" in ast.unparse(n.test))]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    here = mod.split(".") if is_pkg else mod.split(".")[:-1]
+                    here = here[:len(here) - node.level + 1]
+                    base = ".".join([*here, *([base] if base else [])])
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in files else base for a in node.names]
+            else:
+                continue
+            edges.update(t for t in targets if t in files and t != mod)
+    return graph
+
+
+def test_no_python_import_cycle():
+    """No module of the installed packages imports, directly or through others, a module that imports it back (an
+    import inside a function counts too: it hides the cycle, it does not remove it; a `__main__` block does not)."""
+    graph = python_import_graph()
+    assert "zkspinal.sim.simrun" in graph and "reference_model.msm" in graph
+    state: dict[str, int] = {}
+    cycles = []
+
+    def visit(m: str, path: list[str]) -> None:
+        state[m] = 1
+        for n in sorted(graph.get(m, ())):
+            if state.get(n) == 1:
+                cycles.append(" -> ".join(path[path.index(n):] + [m, n]) if n in path else f"{m} -> {n}")
+            elif n not in state:
+                visit(n, path + [m])
+        state[m] = 2
+    for m in sorted(graph):
+        if m not in state:
+            visit(m, [])
+    assert cycles == []

@@ -16,10 +16,11 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from zkspinal.paths import SW
+from zkspinal.paths import SW, top_info
 from zkspinal.sim import simrun
 from reference_model import msm_formats as MF
 from reference_model.curves import FQ
+from reference_model.msm import WindowLayout
 
 HARNESS = SW / "emu" / "bench_msm_axis.cpp"
 
@@ -55,10 +56,7 @@ def run(top: str, scalars, records, pause: int = 0, seed: int = 1, count: int | 
             raise RuntimeError(f"msm_harness failed ({proc.returncode}): {proc.stderr[-2000:]}")
         res = json.loads((t / "out.json").read_text())
         data = (t / "b.bin").read_bytes()
-    from zkspinal.sim.simrun import top_info
-    from zkspinal.tools.msm_rtl import layout_of
-
-    layout = layout_of(top)
-    res["buckets"] = MF.unpack_bucket_records(layout, data, FQ.p) if res["error"] == 0 else None
-    res["latency"] = top_info(top)["latency"]
+    info = top_info(top)
+    res["buckets"] = MF.unpack_bucket_records(WindowLayout.of_top(info), data, FQ.p) if res["error"] == 0 else None
+    res["latency"] = info["latency"]
     return res

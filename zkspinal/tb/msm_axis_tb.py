@@ -53,15 +53,11 @@ E_RANGE, E_SCALARS_SHORT, E_SCALARS_LONG, E_POINTS_SHORT, E_POINTS_LONG, E_PADDI
 E_MEMORY, E_STRAY_POINTS = C.MSM_ERROR_CODES["memory"][0], C.MSM_ERROR_CODES["stray_points"][0]
 
 
-def layout_of(info: dict) -> M.WindowLayout:
-    return M.WindowLayout(tuple(info["windows"]), order=int(info["bound"], 16), partials=info["partials"])
-
-
 class MsmTb(axi.LiteRegs):
     def __init__(self, dut, throttle: float = 0.0):
         self.dut = dut
         self.info = top_info(os.environ["ZK_TOP"])
-        self.layout = layout_of(self.info)
+        self.layout = M.WindowLayout.of_top(self.info)
         self.r = random.Random(cocotb.RANDOM_SEED)
         clk, rst = dut.aclk, dut.aresetn
         self.axil = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), clk, rst, reset_active_level=False)

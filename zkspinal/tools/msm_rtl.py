@@ -8,16 +8,14 @@ import json
 import tempfile
 from pathlib import Path
 
-from zkspinal.paths import ROOT
+from zkspinal.paths import top_info
 
 from reference_model import msm
 
 
 def layout_of(top: str) -> msm.WindowLayout:
-    from zkspinal.sim import simrun
-
-    info = simrun.top_info(top)
-    return msm.WindowLayout(tuple(info["windows"]), order=int(info["bound"], 16), partials=info["partials"])
+    """The layout of the emitted top `top`."""
+    return msm.WindowLayout.of_top(top_info(top))
 
 
 def run_engine(top: str, scalars, records, seed: int = 1, throttle: float = 0.0, harness: str = "cpp",
