@@ -13,24 +13,11 @@ from collections import deque
 from dataclasses import dataclass, field
 
 import cocotb
-from cocotb.clock import Clock
-from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge
+from cocotb.triggers import FallingEdge
 
 
 def rng() -> random.Random:
     return random.Random(cocotb.RANDOM_SEED)
-
-
-async def start(dut, reset_cycles: int = 3, idle=("io_input_valid", "io_output_ready")):
-    """Drives the handshake inputs `idle` low, starts a 4 ns clock (250 MHz) and pulses the (active-high)
-    reset."""
-    for name in idle:
-        getattr(dut, name).value = 0
-    cocotb.start_soon(Clock(dut.clk, 4, unit="ns").start())
-    dut.reset.value = 1
-    await ClockCycles(dut.clk, reset_cycles)
-    dut.reset.value = 0
-    await RisingEdge(dut.clk)
 
 
 @dataclass

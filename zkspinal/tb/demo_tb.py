@@ -6,6 +6,7 @@ import cocotb
 
 from reference_model import field as F
 from zkspinal.sim import stream
+from zkspinal.tb.base import start_flow
 
 
 @cocotb.test()
@@ -17,7 +18,7 @@ async def demo_products(dut):
     def drive_in(item):
         dut.io_input_payload_0.value, dut.io_input_payload_1.value = item
 
-    await stream.start(dut)
+    await start_flow(dut)
     stats = await stream.drive(dut, ops, drive_in, lambda: int(dut.io_output_payload_value.value), 1.0, 1.0)
     rows = [{"a": a, "b": b, "rtl": f.from_mont(out), "model": f.mul(a, b)} for (a, b), out in zip(pairs, stats.outputs)]
     with open(os.environ["ZK_DEMO_OUT"], "w") as fh:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 
 import cocotb
-from cocotb.clock import Clock
-from cocotb.triggers import ClockCycles, FallingEdge
+from cocotb.triggers import FallingEdge
 
+from zkspinal.tb.base import start_flow
 from zkspinal.paths import manifest
 from zkspinal.sim import stream
 
@@ -30,10 +30,7 @@ async def cocotb_forms_agree(dut):
     cycles = int(os.environ.get("ZK_CYCLES", "3000"))
     latency = manifest()[os.environ["ZK_TOP"]]["latency"]
     outputs = manifest()[os.environ["ZK_TOP"]]["outputs"]
-    cocotb.start_soon(Clock(dut.clk, 4, unit="ns").start())
-    dut.reset.value = 1
-    await ClockCycles(dut.clk, 3)
-    dut.reset.value = 0
+    await start_flow(dut, idle=())
     checked = 0
     for cycle in range(cycles):
         await FallingEdge(dut.clk)

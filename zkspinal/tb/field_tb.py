@@ -10,6 +10,7 @@ import cocotb
 from reference_model import field as F
 from zkspinal.paths import top_info
 from zkspinal.sim import stream
+from zkspinal.tb.base import start_flow
 
 # kind -> (model(f, info, operands) -> result, operands are range-checked by the hardware)
 MODELS = {
@@ -100,7 +101,7 @@ async def run_field_core(dut, n_random: int, p_valid: float, p_ready: float, wit
     def read_out():
         return int(dut.io_output_payload_value.value), int(dut.io_output_payload_error.value)
 
-    await stream.start(dut)
+    await start_flow(dut)
     stats = await stream.drive(dut, ops, drive_in, read_out, p_valid, p_ready, r, timeout=20 * meta["latency"] + 100)
     n_bad = 0
     for i, (item, (value, err)) in enumerate(zip(ops, stats.outputs)):
@@ -130,7 +131,7 @@ async def measure_throughput(dut, count: int):
         for sig, v in zip(payload, item):
             sig.value = v
 
-    await stream.start(dut)
+    await start_flow(dut)
     stats = await stream.drive(dut, ops, drive_in, lambda: int(dut.io_output_payload_value.value), 1.0, 1.0, r)
     for item, got in zip(ops, stats.outputs):
         assert got == model(f, meta, *item)

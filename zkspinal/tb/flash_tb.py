@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import json
 import os
-import random
 
 import cocotb
 from cocotb.triggers import ClockCycles, FallingEdge
-from cocotbext.axi import AxiLiteBus, AxiLiteMaster
 
 from reference_model import contract as C
-from zkspinal.tb import axi
+from zkspinal.tb.base import Tb
 from zkspinal.tb.flash_model import (BYTES_READ, DROPPED, IPROG_SEQUENCE, PAGES, PROTECTED, SECTORS, SUBSECTORS, Flash,
                             Icap)
 
@@ -39,21 +37,17 @@ def _int(v) -> int:
     return int(str(v).lower().replace("x", "1").replace("z", "1"), 2)
 
 
-class FlashTb:
+class FlashTb(Tb):
     def __init__(self, dut, throttle: float = 0.3):
-        self.dut = dut
-        self.r = random.Random(cocotb.RANDOM_SEED)
-        self.axil = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.aclk, dut.aresetn, reset_active_level=False)
-        for ch in (self.axil.write_if.aw_channel, self.axil.write_if.w_channel, self.axil.write_if.b_channel,
-                   self.axil.read_if.ar_channel, self.axil.read_if.r_channel):
-            ch.set_pause_generator(axi.pauses(self.r, throttle))
+        super().__init__(dut, throttle)
+        self.lite()
         self.flash = Flash(SIZE, JEDEC)
         self.icap = Icap()
         self.cycle = 0
 
     async def start(self, sclk_half: int = 0):
         self.dut.spi_dq_i.value = 0xF
-        await axi.start_aclk(self.dut)
+        await super().start()
         cocotb.start_soon(self._pins())
         for addr, v in [(MODE, 0), (SCLK, sclk_half), (SETUP, 1), (HOLD, 1), (DISABLE, 1), (SS_POL, 0)]:
             await self.wr(addr, v)

@@ -4,13 +4,12 @@ frames out compared with the model below; the partial-beat and unflagged-write r
 from __future__ import annotations
 
 import os
-import random
 
 import cocotb
 from cocotb.triggers import ClockCycles
-from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
+from cocotbext.axi import AxiStreamFrame
 
-from zkspinal.tb import axi
+from zkspinal.tb.base import CLOCK_NS, Tb
 
 P = 0x73EDA753299D7D483339D80809A1D80553BDA402FFFE5BFEFFFFFFFF00000001  # BLS12-381 Fr
 
@@ -43,19 +42,13 @@ def model(writes: list, nbytes: int, flag: int) -> tuple[list[bytes], int]:
     return frames, partial
 
 
-class Tb:
+class LastTb(Tb):
     def __init__(self, dut, throttle: float):
-        self.dut = dut
-        self.r = random.Random(cocotb.RANDOM_SEED)
+        super().__init__(dut, throttle)
         meta = info()
         self.nbytes, self.flag = meta["data_bytes"], meta["flag_bit"]
-        self.src = AxiStreamSource(AxiStreamBus.from_prefix(dut, "s_axis"), dut.aclk, dut.aresetn,
-                                   reset_active_level=False)
-        self.sink = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis"), dut.aclk, dut.aresetn,
-                                  reset_active_level=False)
-        if throttle:
-            self.src.set_pause_generator(axi.pauses(self.r, throttle))
-            self.sink.set_pause_generator(axi.pauses(self.r, throttle))
+        self.src = self.axis_source("s_axis")
+        self.sink = self.axis_sink("m_axis")
 
     def element(self) -> int:
         return self.r.choice([0, 1, P - 1, P, (1 << 255) - 1, self.r.randrange(P), self.r.getrandbits(255)])
@@ -81,9 +74,9 @@ class Tb:
         assert int(self.dut.status_partial.value) - partial0 == partial
 
 
-async def start(dut, throttle: float) -> Tb:
-    tb = Tb(dut, throttle)
-    await axi.start_aclk(dut)
+async def start(dut, throttle: float) -> LastTb:
+    tb = LastTb(dut, throttle)
+    await tb.start()
     return tb
 
 
@@ -139,7 +132,7 @@ async def cocotb_rate(dut):
     beats = len(writes[0]) // tb.nbytes
     from cocotb.utils import get_sim_steps
 
-    period = get_sim_steps(4, "ns")  # tb.axi.start_aclk: 250 MHz; frame times are in simulator steps
+    period = get_sim_steps(CLOCK_NS, "ns")  # the testbench clock; frame times are in simulator steps
     cycles = (got[-1].sim_time_end - got[0].sim_time_start) // period + 1
     rate = beats / cycles
     print(f"InbandLast rate: {rate:.3f} beats/cycle ({beats} beats in {cycles} cycles)")

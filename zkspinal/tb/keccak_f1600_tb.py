@@ -14,6 +14,7 @@ from cocotb.triggers import FallingEdge, ReadOnly
 
 from reference_model import keccak as K
 from zkspinal.sim import stream
+from zkspinal.tb.base import start_flow
 
 M64 = K.MASK64
 
@@ -134,7 +135,7 @@ async def cocotb_random_throttled(dut):
         s = K.keccak_f1600(s)
     items = items_of(states, r, meta)
     drive_in, read_out = bind(dut, meta)
-    await stream.start(dut)
+    await start_flow(dut)
     stats = await drive(dut, items, drive_in, read_out, 0.6, 0.5, r, timeout=50 * meta["latency"] * (1 << meta["repeat_width"]) + 100)
     check(items, stats.outputs, meta)
     perms = sum(max(rep, 1) for _, _, rep in items)
@@ -150,7 +151,7 @@ async def cocotb_full_rate(dut):
     count = stream.env_int("ZK_RATE_OPS", 3 * meta["slots"] + 8)
     items = items_of(random_states(r, count), r, meta, repeat=False)
     drive_in, read_out = bind(dut, meta)
-    await stream.start(dut)
+    await start_flow(dut)
     stats = await drive(dut, items, drive_in, read_out, 1.0, 1.0, r)
     check(items, stats.outputs, meta)
     latency = stats.first_out - stats.first_in

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import json
 import os
-import random
 
 import cocotb
 from cocotb.triggers import ClockCycles
-from cocotbext.axi import AxiLiteBus, AxiLiteMaster
 
 from reference_model import contract as C
 from reference_model import keccak as K
-from zkspinal.tb import axi
+from zkspinal.tb.base import Tb
 
 # KeccakSpeedRegs, its RETC codes and CONTROL's read bits (KeccakSpeedStatus)
 CONTROL, RETC, ERROR, INFO = C.KECCAK_SPEED_CONTROL, C.KECCAK_SPEED_RETC, C.KECCAK_SPEED_ERROR, C.KECCAK_SPEED_INFO
@@ -36,17 +34,10 @@ def info() -> dict:
     return manifest()[os.environ["ZK_TOP"]]
 
 
-class SpeedTb(axi.LiteRegs):
+class SpeedTb(Tb):
     def __init__(self, dut, throttle: float = 0.0):
-        self.dut = dut
-        self.r = random.Random(cocotb.RANDOM_SEED)
-        self.axil = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.aclk, dut.aresetn,
-                                  reset_active_level=False)
-        if throttle:
-            axi.throttle_lite(self.axil, self.r, throttle)
-
-    async def start(self):
-        await axi.start_aclk(self.dut)
+        super().__init__(dut, throttle)
+        self.lite()
 
     async def set_job(self, rounds: int, runs: int, elements: int, freq: int, choice: int = 0):
         for addr, v in [(NB_ROUNDS, rounds), (NB_TEST_RUNS, runs), (NB_ELMTS, elements), (FREQ, freq),

@@ -9,17 +9,13 @@ import random
 
 import cocotb
 from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
-from cocotbext.axi import AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
+from cocotbext.axi import AxiStreamFrame
 
 from reference_model import keccak as K
-from zkspinal.tb import axi
+from zkspinal.tb.base import Tb
 
 HASHLIB = {"sha3_224": hashlib.sha3_224, "sha3_256": hashlib.sha3_256, "sha3_384": hashlib.sha3_384,
            "sha3_512": hashlib.sha3_512, "shake_128": hashlib.shake_128, "shake_256": hashlib.shake_256}
-
-
-def rng() -> random.Random:
-    return random.Random(cocotb.RANDOM_SEED)
 
 
 def env_int(name: str, default: int) -> int:
@@ -53,24 +49,15 @@ class Message:
         return m
 
 
-class SpongeTb:
+class SpongeTb(Tb):
     def __init__(self, dut, throttle: float = 0.0):
-        self.dut = dut
-        self.r = rng()
-        self.source = AxiStreamSource(AxiStreamBus.from_prefix(dut, "s_axis"), dut.aclk, dut.aresetn,
-                                      reset_active_level=False)
-        self.sink = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis"), dut.aclk, dut.aresetn,
-                                  reset_active_level=False)
-        if throttle:
-            self.source.set_pause_generator(self._pauses(throttle))
-            self.sink.set_pause_generator(self._pauses(throttle))
+        super().__init__(dut, throttle)
+        self.source = self.axis_source("s_axis")
+        self.sink = self.axis_sink("m_axis")
         self.protocol_errors: list[str] = []
 
-    def _pauses(self, p: float):
-        return axi.pauses(self.r, p)
-
     async def start(self):
-        await axi.start_aclk(self.dut)
+        await super().start()
         cocotb.start_soon(self._check_output_protocol())
 
     async def _check_output_protocol(self):

@@ -14,11 +14,11 @@ import random
 from collections import deque
 
 import cocotb
-from cocotb.clock import Clock
-from cocotb.triggers import ClockCycles, FallingEdge, RisingEdge
+from cocotb.triggers import FallingEdge, RisingEdge
 
 from reference_model.curves import FQ, HW, TE, mixed_add
 from reference_model.msm_data import generate
+from zkspinal.tb.base import start_flow
 from zkspinal.sim.simrun import top_info
 
 P = FQ.p
@@ -66,11 +66,7 @@ async def adder_vs_model(dut):
     count = int(os.environ.get("ZK_ADDER_COUNT", "200"))
     gap = float(os.environ.get("ZK_ADDER_GAP", "0.3"))
     cases = operands(r, count)
-    dut.io_input_valid.value = 0
-    cocotb.start_soon(Clock(dut.clk, 4, unit="ns").start())
-    dut.reset.value = 1
-    await ClockCycles(dut.clk, 3)
-    dut.reset.value = 0
+    await start_flow(dut, idle=("io_input_valid",))
     pending: deque = deque()  # (cycle the result is due, expected)
     cycle, sent, checked = 0, 0, 0
     while checked < len(cases):

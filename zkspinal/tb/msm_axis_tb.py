@@ -19,8 +19,7 @@ import random
 
 import cocotb
 from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
-from cocotbext.axi import (AxiBus, AxiLiteBus, AxiLiteMaster, AxiRam, AxiStreamBus, AxiStreamFrame, AxiStreamSink,
-                           AxiStreamSource)
+from cocotbext.axi import AxiStreamFrame
 
 from reference_model import contract as C
 from reference_model.msm_data import scalar_set
@@ -29,7 +28,7 @@ from reference_model import msm_formats as MF
 from reference_model.curves import FQ
 from reference_model.msm_data import generate
 from zkspinal.sim.simrun import top_info
-from zkspinal.tb import axi
+from zkspinal.tb.base import Tb
 
 # the register map (MsmAxisRegs), CONTROL's read bits (MsmStatus) and ERROR's bits (MsmErrors)
 CONTROL, ERROR, COUNT, TIMEOUT, CYCLES, BUSY, ACC_CYCLES = (
@@ -53,38 +52,19 @@ E_RANGE, E_SCALARS_SHORT, E_SCALARS_LONG, E_POINTS_SHORT, E_POINTS_LONG, E_PADDI
 E_MEMORY, E_STRAY_POINTS = C.MSM_ERROR_CODES["memory"][0], C.MSM_ERROR_CODES["stray_points"][0]
 
 
-class MsmTb(axi.LiteRegs):
+class MsmTb(Tb):
     def __init__(self, dut, throttle: float = 0.0):
-        self.dut = dut
+        super().__init__(dut, throttle)
         self.info = top_info(os.environ["ZK_TOP"])
         self.layout = M.WindowLayout.of_top(self.info)
-        self.r = random.Random(cocotb.RANDOM_SEED)
-        clk, rst = dut.aclk, dut.aresetn
-        self.axil = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), clk, rst, reset_active_level=False)
-        self.scalars = AxiStreamSource(AxiStreamBus.from_prefix(dut, "s_axis_scalars"), clk, rst,
-                                       reset_active_level=False)
-        self.points = AxiStreamSource(AxiStreamBus.from_prefix(dut, "s_axis_points"), clk, rst,
-                                      reset_active_level=False)
-        self.sink = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis_buckets"), clk, rst,
-                                  reset_active_level=False)
+        self.scalars = self.axis_source("s_axis_scalars")
+        self.points = self.axis_source("s_axis_points")
+        self.sink = self.axis_sink("m_axis_buckets")
         # the point store's memory channels (cocotbext-axi RAMs; a real card: DDR4 controllers)
         store = self.info.get("point_store")
-        self.rams = [AxiRam(AxiBus.from_prefix(dut, f"m_axi_mem{c}"), clk, rst, reset_active_level=False,
-                            size=1 << store["address_bits"]) for c in range(store["channels"])] if store else []
-        if throttle:
-            for port in (self.scalars, self.points, self.sink):
-                port.set_pause_generator(self._pauses(throttle))
-            for ram in self.rams:
-                for ch in (ram.write_if.aw_channel, ram.write_if.w_channel, ram.write_if.b_channel,
-                           ram.read_if.ar_channel, ram.read_if.r_channel):
-                    ch.set_pause_generator(self._pauses(throttle))
-            axi.throttle_lite(self.axil, self.r, throttle)
-
-    def _pauses(self, p: float):
-        return axi.pauses(self.r, p)
-
-    async def start(self):
-        await axi.start_aclk(self.dut)
+        self.rams = [self.axi_ram(f"m_axi_mem{c}", 1 << store["address_bits"])
+                     for c in range(store["channels"])] if store else []
+        self.lite()
 
     async def counters(self) -> dict:
         adders = await self.rd(ADDERS)

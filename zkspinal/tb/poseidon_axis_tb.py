@@ -11,10 +11,10 @@ import os
 import random
 
 import cocotb
-from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, RisingEdge, with_timeout
-from cocotbext.axi import AxiLiteBus, AxiLiteMaster, AxiStreamBus, AxiStreamFrame, AxiStreamSink, AxiStreamSource
+from cocotbext.axi import AxiStreamFrame
 
+from zkspinal.tb.base import CLOCK_NS, Tb
 import reference_model.contract as C
 import reference_model.poseidon as P
 from reference_model.poseidon.hash_type import HashType
@@ -29,7 +29,7 @@ KNOWN = {
 }
 # error codes on TUSER (PoseidonErrors) and the register map (PoseidonRegs)
 ERR_RANGE, ERR_ARITY, ERR_LENGTH = C.POSEIDON_ERROR_RANGE, C.POSEIDON_ERROR_ARITY, C.POSEIDON_ERROR_LENGTH
-CLK_NS = 4
+CLK_NS = CLOCK_NS
 
 
 def info() -> dict:
@@ -82,38 +82,19 @@ def edge_preimages(arities, r: random.Random) -> list[list[int]]:
     return out
 
 
-class PoseidonTb:
+class PoseidonTb(Tb):
     def __init__(self, dut, pause: float = 0.0):
-        self.dut = dut
-        self.r = random.Random(cocotb.RANDOM_SEED)
+        super().__init__(dut, pause)
         self.meta = info()
         self.arities = self.meta["arities"]
-        self.source = AxiStreamSource(AxiStreamBus.from_prefix(dut, "s_axis"), dut.aclk, dut.aresetn,
-                                      reset_active_level=False)
-        self.sink = AxiStreamSink(AxiStreamBus.from_prefix(dut, "m_axis"), dut.aclk, dut.aresetn,
-                                  reset_active_level=False)
-        self.axil = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.aclk, dut.aresetn,
-                                  reset_active_level=False)
-        if pause:
-            self.source.set_pause_generator(self._pauses(pause))
-            self.sink.set_pause_generator(self._pauses(pause))
+        self.source = self.axis_source("s_axis")
+        self.sink = self.axis_sink("m_axis")
+        self.lite(throttle=0)  # the counters are read between frames: the stream ports carry the pauses
         self.protocol_errors: list[str] = []
 
-    def _pauses(self, p: float):
-        r = random.Random(self.r.getrandbits(32))
-        while True:
-            yield r.random() < p
-
     async def start(self):
-        cocotb.start_soon(Clock(self.dut.aclk, CLK_NS, unit="ns").start())
-        await self.reset()
+        await super().start()
         cocotb.start_soon(self._check_output_protocol())
-
-    async def reset(self, cycles: int = 4):
-        self.dut.aresetn.value = 0
-        await ClockCycles(self.dut.aclk, cycles)
-        self.dut.aresetn.value = 1
-        await RisingEdge(self.dut.aclk)
 
     async def _check_output_protocol(self):
         """AXI4-Stream rule on m_axis: once valid, valid and the beat stay until accepted."""

@@ -14,6 +14,7 @@ from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly
 
 import reference_model.poseidon as P
 from zkspinal.sim import stream
+from zkspinal.tb.base import start_flow
 
 PRIME = P.poseidon_constants(2).p
 EDGES = [0, 1, PRIME - 1]
@@ -99,7 +100,7 @@ async def cocotb_mixed_throttled(dut):
     """Every arity interleaved, edge values, one job in six rejected, random valid and ready."""
     m = info()
     r = stream.rng()
-    await stream.start(dut)
+    await start_flow(dut)
     jobs = make_jobs(r, m["arities"], m["lanes"], stream.env_int("ZK_JOBS", 48), 1 / 6)
     await run_jobs(dut, jobs, 0.6, 0.5, m["lanes"])
 
@@ -110,7 +111,7 @@ async def cocotb_output_stalled(dut):
     output opens, every held digest and the rest leave in order."""
     m = info()
     r = stream.rng()
-    await stream.start(dut)
+    await start_flow(dut)
     count = m["rob_depth"] + 8
     jobs = make_jobs(r, [m["arities"][0]], m["lanes"], count, 0.0)
     # with the output closed nothing changes once every hash in the rings is done: one latency of this arity
@@ -158,7 +159,7 @@ async def cocotb_groups_full_rate(dut):
     arity, and a lone job at the end (a group cut short by the input running dry)."""
     m = info()
     r = stream.rng()
-    await stream.start(dut)
+    await start_flow(dut)
     per_run = 2 * m["members"] + 1  # an odd count: the last group of every run is cut short by the arity change
     jobs = []
     for k, _ in enumerate(m["arities"]):

@@ -5,15 +5,13 @@ top of the window: the ident_* inputs, unregistered); bad offsets (reads 0, writ
 from __future__ import annotations
 
 import os
-import random
 
 import cocotb
 from cocotb.triggers import ClockCycles, RisingEdge
-from cocotbext.axi import AxiLiteBus, AxiLiteMaster
 from cocotbext.axi.constants import AxiResp
 
 from reference_model import contract as C
-from zkspinal.tb import axi
+from zkspinal.tb.base import Tb
 
 # SystemBlockRegs
 ID, RESET, INFO, BAD, STATUS = C.SYSTEM_ID, C.SYSTEM_RESET, C.SYSTEM_INFO, C.SYSTEM_BAD, C.SYSTEM_STATUS
@@ -29,21 +27,15 @@ def info() -> dict:
     return manifest()[os.environ["ZK_TOP"]]
 
 
-class SysTb:
+class SysTb(Tb):
     def __init__(self, dut, throttle: float):
-        self.dut = dut
-        self.r = random.Random(cocotb.RANDOM_SEED)
+        super().__init__(dut, throttle)
         meta = info()
         self.count, self.cycles, self.window = meta["status_count"], meta["reset_cycles"], 1 << meta["address_width"]
         assert meta["revision"] == REVISION and int(meta["identity_offset"], 16) == KIND, meta
         self.info = (C.SYSTEM_INFO_REVISION.put(REVISION) | C.SYSTEM_INFO_RESET_CYCLES.put(self.cycles) |
                      C.SYSTEM_INFO_STATUS_COUNT.put(self.count))
-        self.axil = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.aclk, dut.aresetn,
-                                  reset_active_level=False)
-        if throttle:
-            for ch in (self.axil.write_if.aw_channel, self.axil.write_if.w_channel, self.axil.write_if.b_channel,
-                       self.axil.read_if.ar_channel, self.axil.read_if.r_channel):
-                ch.set_pause_generator(axi.pauses(self.r, throttle))
+        self.lite()
         self.status = [self.r.getrandbits(32) for _ in range(self.count)]
         for i, v in enumerate(self.status):
             getattr(dut, f"status_{i}").value = v
@@ -63,7 +55,7 @@ class SysTb:
         return w <= BAD >> 2 or STATUS >> 2 <= w < (STATUS >> 2) + self.count or off in IDENT.values()
 
     async def start(self):
-        await axi.start_aclk(self.dut, reset_cycles=6)
+        await super().start(reset_cycles=6)
         cocotb.start_soon(self._watch_reset())
 
     async def _watch_reset(self):
