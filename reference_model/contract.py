@@ -41,6 +41,7 @@ SYSTEM_VERSION = 0xFFC
 SYSTEM_MAGIC = 0x7A6B5359
 SYSTEM_WINDOW_BYTES = 0x1000
 SYSTEM_REVISION = 0x001
+SYSTEM_RESET_CYCLES_DEFAULT = 0x010
 SYSTEM_INFO_STATUS_COUNT = Field(0, 8)  # info[7:0]
 SYSTEM_INFO_RESET_CYCLES = Field(8, 8)  # info[15:8]
 SYSTEM_INFO_REVISION = Field(16, 8)  # info[23:16]
@@ -59,6 +60,7 @@ SYSTEM_CODES = {
     "magic": (0x7A6B5359, "ID's value"),
     "window_bytes": (0x1000, "the block's address window (the identity words end it)"),
     "revision": (0x001, "INFO[23:16] of this block (0: a block without the identity words)"),
+    "reset_cycles_default": (0x010, "the core reset pulse of every board's system block, in cycles"),
 }
 
 # core kinds: the system block's KIND word and the interface revision of each (hw/src/zkspinal/contract/CoreIdentity.scala)

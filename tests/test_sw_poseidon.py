@@ -15,6 +15,7 @@ import zlib
 
 import pytest
 
+from reference_model import contract as C
 from reference_model.poseidon import cli as model
 from zkspinal.paths import top_info
 from zkspinal.tools.sw import POSEIDON_TOP, ROOT, build_sw, emulator, ok, tool
@@ -161,25 +162,32 @@ def test_system_block_info_and_bad(dev):
     clear it; mmap and pread paths agree"""
     def fields(r):
         return dict(l.split(" ", 1) for l in ok(r).stdout.splitlines())
-    s = fields(tool("zk-status", "-d", dev, "-k", "none", "-r", "0x10008"))
-    assert s["system_status_words"] == "2" and s["system_reset_cycles"] == "16" and s["0x10008"] == "0x00011002"
-    assert s["system_revision"] == "1"
+    def at(off: int) -> str:  # a system block register's user-BAR address as zk-status names it
+        return f"{C.USER_BAR_SYSTEM + off:#x}"
+    info = (C.SYSTEM_INFO_REVISION.put(C.SYSTEM_REVISION) | C.SYSTEM_INFO_RESET_CYCLES.put(C.SYSTEM_RESET_CYCLES_DEFAULT)
+            | C.SYSTEM_INFO_STATUS_COUNT.put(2))
+    s = fields(tool("zk-status", "-d", dev, "-k", "none", "-r", at(C.SYSTEM_INFO)))
+    assert s["system_status_words"] == "2" and s["system_reset_cycles"] == str(C.SYSTEM_RESET_CYCLES_DEFAULT)
+    assert s[at(C.SYSTEM_INFO)] == f"0x{info:08x}" and s["system_revision"] == str(C.SYSTEM_REVISION)
     bad0 = int(s["system_bad_accesses"])
     # unmapped reads: past the two status words, below the identity words; mapped ones do not count
-    s = fields(tool("zk-status", "-d", dev, "-k", "none", "-r", "0x10018", "-r", "0x10ff0", "-r", "0x10010", "-r", "0x10014",
-                    "-r", "0x10ff4", "-r", "0x10ff8", "-r", "0x10ffc"))
-    assert s["0x10018"] == "0x00000000" and s["0x10ff0"] == "0x00000000"
+    past, below = at(C.SYSTEM_STATUS + 8), at(C.SYSTEM_KIND - 4)
+    ident = [at(C.SYSTEM_KIND), at(C.SYSTEM_CONFIG), at(C.SYSTEM_VERSION)]
+    reads = [past, below, at(C.SYSTEM_STATUS), at(C.SYSTEM_STATUS + 4), *ident]
+    s = fields(tool("zk-status", "-d", dev, "-k", "none", *(a for r in reads for a in ("-r", r))))
+    assert s[past] == "0x00000000" and s[below] == "0x00000000"
     m = top_info(POSEIDON_TOP)
-    assert [int(s[k], 16) for k in ("0x10ff4", "0x10ff8", "0x10ffc")] == [
+    assert [int(s[k], 16) for k in ident] == [
         m["ident_kind"], int(m["ident_config"], 16), m["ident_version"]] == [1, zlib.crc32(b"small"), 1]
     assert s["core_kind"] == "1 (poseidon)" and s["core_config"] == m["ident_config"]
     assert int(s["system_bad_accesses"]) == bad0  # read before the -r reads
     s = fields(tool("zk-status", "-d", dev, "-k", "none", env={"ZKEMU_MMAP": "0"}))
     assert int(s["system_bad_accesses"]) == bad0 + 2
     # writes to read-only registers count (and change nothing); RESET writes do not, and do not clear BAD
-    s = fields(tool("zk-status", "-d", dev, "-k", "none", "-w", "0x10000=5", "-w", "0x10008=0", "-w", "0x10020=1",
-                    "-w", "0x10004=0", "--reset"))
-    assert s["system_id"] == "0x7a6b5359" and s["system_status_words"] == "2"
+    writes = [(C.SYSTEM_ID, 5), (C.SYSTEM_INFO, 0), (C.SYSTEM_STATUS + 0x10, 1), (C.SYSTEM_RESET, 0)]
+    s = fields(tool("zk-status", "-d", dev, "-k", "none", *(a for off, v in writes for a in ("-w", f"{at(off)}={v}")),
+                    "--reset"))
+    assert s["system_id"] == f"{C.SYSTEM_MAGIC:#x}" and s["system_status_words"] == "2"
     assert int(s["system_bad_accesses"]) == bad0 + 5
 
 

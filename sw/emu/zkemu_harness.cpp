@@ -60,7 +60,7 @@
 // (offsets and codes: zk_contract.h, generated from SystemBlockRegs and UserBar)
 enum { SYS_BASE = ZK_USER_BAR_SYSTEM, SYS_ID = SYS_BASE + ZK_SYSTEM_ID, SYS_RESET = SYS_BASE + ZK_SYSTEM_RESET,
        SYS_INFO = SYS_BASE + ZK_SYSTEM_INFO, SYS_BAD = SYS_BASE + ZK_SYSTEM_BAD, SYS_STATUS = SYS_BASE + ZK_SYSTEM_STATUS,
-       SYS_WINDOW = 0x1000, SYS_RESET_CYCLES = 16, SYS_IDENT = SYS_BASE + ZK_SYSTEM_KIND,
+       SYS_WINDOW = ZK_SYSTEM_WINDOW_BYTES, SYS_RESET_CYCLES = ZK_SYSTEM_RESET_CYCLES_DEFAULT, SYS_IDENT = SYS_BASE + ZK_SYSTEM_KIND,
        SYS_REVISION = ZK_SYSTEM_REVISION };
 static const uint32_t SYS_MAGIC = ZK_SYSTEM_MAGIC;
 // CoreIdentity.fields (hw/src/zkspinal/contract/CoreIdentity.scala), in the order of the words at SYS_IDENT

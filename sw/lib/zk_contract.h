@@ -42,6 +42,7 @@ static const zk_code_desc ZK_USER_BAR_CODES[] = {
 #define ZK_SYSTEM_MAGIC 0x7A6B5359u /* ID's value */
 #define ZK_SYSTEM_WINDOW_BYTES 0x1000u /* the block's address window (the identity words end it) */
 #define ZK_SYSTEM_REVISION 0x001u /* INFO[23:16] of this block (0: a block without the identity words) */
+#define ZK_SYSTEM_RESET_CYCLES_DEFAULT 0x010u /* the core reset pulse of every board's system block, in cycles */
 #define ZK_SYSTEM_INFO_STATUS_COUNT_LSB 0u /* info[7:0]: status inputs (STATUS + 4i, i below it) */
 #define ZK_SYSTEM_INFO_STATUS_COUNT_WIDTH 8u
 static inline uint64_t zk_system_info_status_count(uint64_t v) { return (v >> 0) & 0x0FFu; }
@@ -68,6 +69,7 @@ static const zk_code_desc ZK_SYSTEM_CODES[] = {
     {"magic", 0x7A6B5359u, "ID's value"},
     {"window_bytes", 0x1000u, "the block's address window (the identity words end it)"},
     {"revision", 0x001u, "INFO[23:16] of this block (0: a block without the identity words)"},
+    {"reset_cycles_default", 0x010u, "the core reset pulse of every board's system block, in cycles"},
     {0, 0, 0}};
 
 /* core kinds: the system block's KIND word and the interface revision of each (hw/src/zkspinal/contract/CoreIdentity.scala) */

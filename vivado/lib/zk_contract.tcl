@@ -18,6 +18,7 @@ namespace eval zk::contract {
     variable system_magic 0x7A6B5359
     variable system_window_bytes 0x1000
     variable system_revision 0x001
+    variable system_reset_cycles_default 0x010
     variable system_info_status_count_lsb 0
     variable system_info_status_count_width 8
     variable system_info_reset_cycles_lsb 8

@@ -19,6 +19,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from reference_model import contract as C
 from vivado_stub import catalog, rtl
 from vivado_stub.boards import BOARDS, BoardChecks  # noqa: F401
 from vivado_stub.flash import FLASH_OFFSET, FLASH_RANGE, FlashChecks
@@ -26,7 +27,9 @@ from vivado_stub.floorplan import FloorplanChecks
 from vivado_stub.package import PackageChecks
 from vivado_stub.record import load
 
-SYS_OFFSET, SYS_RANGE, CORE_OFFSET, CORE_RANGE = 0x10000, 0x1000, 0x0, 0x10000
+# the user BAR map and the system block window: the generator's contract (reference_model/contract.py)
+SYS_OFFSET, SYS_RANGE = C.USER_BAR_SYSTEM, C.SYSTEM_WINDOW_BYTES
+CORE_OFFSET, CORE_RANGE = C.USER_BAR_CORE, C.USER_BAR_SYSTEM - C.USER_BAR_CORE
 
 
 class Checker(BoardChecks, PackageChecks, FlashChecks, FloorplanChecks):

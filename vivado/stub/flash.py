@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-FLASH_OFFSET, FLASH_RANGE = 0x20000, 0x10000
+from reference_model import contract as C
+
+FLASH_OFFSET, FLASH_RANGE = C.USER_BAR_FLASH, C.USER_BAR_MAP_BYTES - C.USER_BAR_FLASH  # the contract's user BAR map
 BAR_MIN = 0x40000            # sw/ maps 0x30000 bytes of the user BAR (ZK_USER_MAP_BYTES); the BAR is a power of two
 ICAP_MAX_MHZ = 200.0         # ICAPE3 (DS923)
 # the bitstream settings of the flash layout (sw/README.md, "Flash layout"): x4 SPI boot, 32-bit addresses,

@@ -52,6 +52,8 @@ pub const SYSTEM_MAGIC: u32 = 0x7A6B5359;
 pub const SYSTEM_WINDOW_BYTES: u32 = 0x1000;
 /// INFO[23:16] of this block (0: a block without the identity words)
 pub const SYSTEM_REVISION: u32 = 0x001;
+/// the core reset pulse of every board's system block, in cycles
+pub const SYSTEM_RESET_CYCLES_DEFAULT: u32 = 0x010;
 /// info[7:0]: status inputs (STATUS + 4i, i below it)
 pub const SYSTEM_INFO_STATUS_COUNT: Field = Field { lsb: 0, width: 8 };
 /// info[15:8]: cycles of the core reset pulse

@@ -15,7 +15,8 @@ import zkspinal.axi.AxiClocked
   * @param addressWidth AXI4-Lite address bits (12: one 4 KiB window, the smallest range Vivado's address editor assigns;
   *                     the identity words sit at its top, so no fewer)
   */
-case class SystemBlockConfig(statusCount: Int = 4, resetCycles: Int = 16, addressWidth: Int = 12) {
+case class SystemBlockConfig(statusCount: Int = 4, resetCycles: Int = SystemBlockRegs.resetCyclesDefault,
+    addressWidth: Int = 12) {
   require(addressWidth >= 12 && addressWidth <= 16, "addressWidth 12..16 (the identity words end the 4 KiB window)")
   require(statusCount >= 0 && SystemBlockRegs.status + 4 * statusCount <= SystemBlockRegs.identity,
     "the status words must end below the identity words")
@@ -68,6 +69,8 @@ object SystemBlockRegs extends Contract("system", "system block registers (offse
   val windowBytes = code("window_bytes", 0x1000, "the block's address window (the identity words end it)").toInt
   /** INFO[23:16] */
   val revision = code("revision", 1, "INFO[23:16] of this block (0: a block without the identity words)").toInt
+  val resetCyclesDefault = code("reset_cycles_default", 16, "the core reset pulse of every board's system block, in " +
+    "cycles").toInt
   val infoStatusCount = field("status_count", "info", 0, 8, "status inputs (STATUS + 4i, i below it)")
   val infoResetCycles = field("reset_cycles", "info", 8, 8, "cycles of the core reset pulse")
   val infoRevision = field("revision", "info", 16, 8, "revision of this map (REVISION: with the identity words; 0 " +
