@@ -104,7 +104,7 @@ def test_msm_valgrind(tmp_path):
         assert "resident points: 1 point-store load(s)" in r.stderr, r.stderr
         (tmp_path / "x.json").write_text(json.dumps({"points": ["infinity"], "scalars": ["0xzz"]}))
         r = tool("zk-msm", "-d", dev, "-i", tmp_path / "x.json", "-w", "6,6,6,6", "-B", 24, wrap=vg)
-        assert r.returncode == 2 and "a scalar is not" in r.stderr, r.stderr
+        assert r.returncode == 2 and "scalars[0]: '0xzz' is not valid hex" in r.stderr, r.stderr
 
 
 # helgrind.supp: glibc's stack cache, which helgrind cannot see (worker stacks move between card threads)
