@@ -21,7 +21,7 @@ usage: ./run.sh [command] [options]
   bench [core]      benchmarks (field, poseidon, keccak, msm, poseidon-model, msm-host, host, system; none: all + report)
   constants [--check]  regenerate constants/poseidon (--check: compare the committed files instead)
   contract          rewrite the generated forms of the register maps and codes (sw/lib/zk_contract.h,
-                    reference_model/contract.py, sw/neptune-fpga/src/contract.rs, vivado/lib/zk_contract.tcl,
+                    reference_model/contract.py, sw/lib/zk_contract.rs, vivado/lib/zk_contract.tcl,
                     hw/REGISTERS.md)
   hash [--arity N] [--config small|pc2|arity2|..._model]
                     Poseidon digests of stdin preimages (the model CLI's format) by zk-poseidon through the XDMA

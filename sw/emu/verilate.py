@@ -11,10 +11,6 @@ from pathlib import Path
 
 from zkspinal.sim import buildlock
 
-FLAGS = buildlock.VERILATOR_FLAGS
-verilator_bin, env = buildlock.verilator_bin, buildlock.verilator_env
-
-
 def build_exe(top: str, verilog: list[Path], cpp: list[Path], out: Path, name: str, *, inputs: list[Path] = (),
               include: list[Path] = (), defines: dict[str, str] | None = None, opt_fast: str = "-O2",
               verilator_opt: str | None = None, waves: bool = False) -> Path:
@@ -24,7 +20,7 @@ def build_exe(top: str, verilog: list[Path], cpp: list[Path], out: Path, name: s
     -O level (None: its default)."""
     cflags = " ".join(["-std=c++17", *(f"-I{d}" for d in include),
                        *(f"-D{k}={v}" for k, v in (defines or {}).items())])
-    cmd = ["verilator", "--cc", "--exe", "--build", "-j", "1", "--top-module", top, *FLAGS,
+    cmd = ["verilator", "--cc", "--exe", "--build", "-j", "1", "--top-module", top, *buildlock.VERILATOR_FLAGS,
            *([verilator_opt] if verilator_opt else []), *(["--trace-fst"] if waves else []),
            "--Mdir", str(out), "-o", name, "-CFLAGS", cflags,
            "-MAKEFLAGS", f"CFG_CXXFLAGS_PCH_I=-include OPT_FAST={opt_fast}",
@@ -33,7 +29,7 @@ def build_exe(top: str, verilog: list[Path], cpp: list[Path], out: Path, name: s
 
     def compile_exe() -> None:
         with open(out / "build.log", "w") as log:
-            r = subprocess.run(cmd, cwd=out, env=env(), stdout=log, stderr=subprocess.STDOUT)
+            r = subprocess.run(cmd, cwd=out, env=buildlock.verilator_env(), stdout=log, stderr=subprocess.STDOUT)
         if r.returncode != 0 or not exe.exists():
             tail = (out / "build.log").read_text()[-4000:]
             raise RuntimeError(f"Verilator build of {name} for {top} failed (log {out / 'build.log'}):\n{tail}")

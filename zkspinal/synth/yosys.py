@@ -25,6 +25,7 @@ from pathlib import Path
 
 from zkspinal.sim.buildlock import locked
 
+from zkspinal import paths
 from zkspinal.paths import ROOT
 CACHE = ROOT / "build" / "synth"
 # part of every cache key: bump when the figures computed from a netlist change (2: lut_sites, 3: DSP cascades)
@@ -47,10 +48,10 @@ DEFAULT_SHREG_MIN = 3
 def shreg_min_size(verilog: Path, top: str) -> int:
     """The top's `shreg_min_size` (manifest.json beside its Verilog; the Vivado build passes the same value to
     synth_design): shorter register chains stay in flip-flops."""
-    manifest = Path(verilog).parent / "manifest.json"
-    if not manifest.exists():
+    rtl = Path(verilog).parent
+    if not (rtl / "manifest.json").exists():
         return DEFAULT_SHREG_MIN
-    return int(json.loads(manifest.read_text()).get(top, {}).get("shreg_min_size", DEFAULT_SHREG_MIN))
+    return int(paths.manifest(rtl).get(top, {}).get("shreg_min_size", DEFAULT_SHREG_MIN))
 
 
 def synth_commands(top: str, flatten: bool, shreg_min: int = DEFAULT_SHREG_MIN) -> list[str]:

@@ -15,8 +15,8 @@ import zkspinal.system.{FlashCtrlRegs, SystemBlockRegs}
   *                                       and per code set (error texts)
   *   reference_model/contract.py         Python: `<BLOCK>_REGS` / `<BLOCK>_CODES` dicts, `<BLOCK>_<NAME>` ints and
   *                                       `<BLOCK>_<REG>_<FIELD>` Fields (get, put)
-  *   sw/neptune-fpga/src/contract.rs     Rust: `pub const <BLOCK>_<NAME>: u32`, bit fields as `Field`s (the same
-  *   sw/host-msm/src/contract.rs         file in both crates)
+  *   sw/lib/zk_contract.rs               Rust: `pub const <BLOCK>_<NAME>: u32`, bit fields as `Field`s (the
+  *                                       `contract` module of sw/neptune-fpga and sw/host-msm)
   *   vivado/lib/zk_contract.tcl          Tcl: `zk::contract::<block>_<name>` (the block designs' address map)
   *   hw/REGISTERS.md                     the tables the READMEs point to
   *
@@ -134,7 +134,7 @@ object ContractFiles {
   def markdown: String = {
     val b = new StringBuilder
     b ++= "# Register maps and codes\n\n" + banner + "\n\nThe names below are those of the Python module " +
-      "`reference_model/contract.py` and the Rust module `sw/neptune-fpga/src/contract.rs`; the C header " +
+      "`reference_model/contract.py` and the Rust module `sw/lib/zk_contract.rs`; the C header " +
       "`sw/lib/zk_contract.h` prefixes them with `ZK_`.\n"
     for (c <- all) {
       b ++= s"\n## ${c.prefix}: ${mdCell(c.title)}\n\nDeclared in `${c.source}`.\n\n"
@@ -174,7 +174,7 @@ object ContractFiles {
 
   /** the files and their paths relative to the repository root */
   def files: Seq[(String, String)] = Seq("sw/lib/zk_contract.h" -> cHeader, "reference_model/contract.py" -> python,
-    "sw/neptune-fpga/src/contract.rs" -> rust, "sw/host-msm/src/contract.rs" -> rust, "vivado/lib/zk_contract.tcl" -> tcl,
+    "sw/lib/zk_contract.rs" -> rust, "vivado/lib/zk_contract.tcl" -> tcl,
     "hw/REGISTERS.md" -> markdown)
 
   def write(root: String): Unit = for ((path, text) <- files) {
