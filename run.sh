@@ -92,13 +92,8 @@ activate() { export PATH="$VENV/bin:$PATH"; export VIRTUAL_ENV="$VENV"; }
 emit() {
   STEP="emit Verilog"
   say "emitting Verilog into build/rtl (log: build/emit.log)"
-  mkdir -p build/locks
-  # one generator run at a time (zkspinal/sim/rtl.py takes the same lock): two would write the same files
-  if ! flock build/locks/emit.lock ./mill --no-daemon hw.runMain zkspinal.emit.Emit "$@" > build/emit.log 2>&1; then
-    tail -40 build/emit.log >&2
-    die "Mill/SpinalHDL elaboration failed (end of build/emit.log above)"
-  fi
-  grep -aE '^md5 ' build/emit.log || die "the generator printed no md5 lines (see build/emit.log)"
+  # the build layer's emit (zkspinal/sim/rtl.py): the generator under the emit lock, its md5 lines
+  "$VENV/bin/python" -m zkspinal.sim.rtl emit "$@" || die "Mill/SpinalHDL elaboration failed (end of build/emit.log above)"
 }
 
 run_tests() {
@@ -116,13 +111,9 @@ run_tests() {
 
 py() { "$VENV/bin/python" "$@"; }
 
-# make -C DIR under the lock the tests' buildlock.make takes (build/locks/make-<dir>.lock): two builds of one
+# make -C DIR under the build layer's lock (zkspinal/sim/buildlock.py make, as the tests build): two builds of one
 # directory at once leave one of them with a half-written object file
-locked_make() {
-  local dir="$1"; shift
-  mkdir -p build/locks
-  flock "build/locks/make-$(basename "$dir").lock" make -s -C "$dir" "$@"
-}
+locked_make() { "$VENV/bin/python" -m zkspinal.sim.buildlock make "$@"; }
 
 # A top a command asks for, emitted when missing or stale; one the generator lacks stops the command at once with the
 # ones it has (the one rule for "is the Verilog current": zkspinal/sim/rtl.py)

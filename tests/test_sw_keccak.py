@@ -132,7 +132,7 @@ def test_sponge_on_another_channel(tmp_path):
     """a core on DMA channel pair 2 (h2c_2, c2h_2): --channel 2; channel 0 does not exist there"""
     inp = tmp_path / "in.txt"
     inp.write_text("616263\n\n")
-    ports = ["--h2c", "2=s_axis", "--c2h", "2=m_axis", "--status", "status_messages,status_errors"]
+    ports = ["--h2c", "2=h2c_0", "--c2h", "2=c2h_0"]  # the card's stream ports on XDMA channels 2
     with emulator(SPONGE_TOP, ports=ports) as dev:
         r = ok(tool("zk-keccak", "-d", dev, "--channel", 2, "sponge", "-m", "sha3_224", "-i", inp))
         assert r.stdout.split() == [hashlib.sha3_224(b"abc").hexdigest(), hashlib.sha3_224(b"").hexdigest()]

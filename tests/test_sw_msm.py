@@ -7,6 +7,7 @@ beyond the bound); a core that stops answering."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -225,6 +226,26 @@ def test_msm_real_multipliers(built, tmp_path, seed):
         # an engine without a point store refuses --resident with a clear message
         r = tool("zk-msm", "-d", d, "-i", tmp_path / "ds", *SMALL, "--resident")
         assert r.returncode == 1 and "no point store (CAPACITY 0)" in r.stderr, r.stderr
+
+
+@pytest.mark.long
+def test_msm_vu9p_real_long(built, tmp_path, seed):
+    """The VU9P bitstream's engine itself (MsmAxis_vu9p: real multipliers, twenty 13/12-bit windows, full 253-bit
+    scalars, the point store on four DDR4 models) through zk-msm and the emulated card on ZK_VU9P_NPOW (default 10)
+    points: the model's result, streamed and from the point store."""
+    npow = int(os.environ.get("ZK_VU9P_NPOW", "10"))
+    top = "MsmAxis_vu9p"
+    assert model("gen", "--npow", npow, "--seed", seed, "--out", tmp_path / "ds", "--json", tmp_path / "in.json").returncode == 0
+    r = model("run", "--input", tmp_path / "in.json")
+    assert r.returncode == 0, r.stderr
+    (tmp_path / "expect.txt").write_text(r.stdout)
+    with emulator(top) as d:
+        for extra in ([], ["--resident"]):
+            t0 = time.monotonic()
+            r = tool("zk-msm", "-d", d, "-i", tmp_path / "ds", *extra, "-x", tmp_path / "expect.txt",
+                     env={"ZKEMU_TIMEOUT_MS": "86400000"}, timeout=24 * 3600)
+            ok(r)
+            print(f"{top} 2^{npow} points {extra}: the model's result ({time.monotonic() - t0:.0f} s)", flush=True)
 
 
 def test_usage(built):

@@ -24,6 +24,7 @@ from test_sw_msm import SMALL, model, small_set
 from test_sw_poseidon import interleaved, model_digests, model_lines
 from zkspinal.tools.sw import BIN, MSM_TOP, POSEIDON_TOP, PRELOAD, SW, build_sw, ok, tool, zkemu
 
+REV0_CARD = "Card_PoseidonAxis_small_rev0"  # a card whose system block predates the identity words (CardTops.scala)
 SLOW = {"ZKEMU_TIMEOUT_MS": "120000"}  # the emulated Poseidon core's latency (test_sw_poseidon.py)
 
 
@@ -60,13 +61,13 @@ def identity(top: str) -> tuple[str, dict]:
 
 def test_discovery(tmp_path):
     """zk-status --list names every card with its core (the system block's KIND, CONFIG, VERSION: the values the
-    RTL drives), system block and channels; a card whose system block predates the identity words (--sys-revision 0)
+    RTL drives), system block and channels; a card whose system block predates the identity words (the card top Card_PoseidonAxis_small_rev0)
     is named as such, and its unmapped offsets are left alone; --devices all takes the cards with the tool's core and
     names the others; a listed card without it, a bad list and an empty directory are errors"""
     pid, pm = identity(POSEIDON_TOP)
     mid, mm = identity(MSM_TOP)
     assert (pm["ident_kind_name"], mm["ident_kind_name"]) == ("poseidon", "msm")
-    with zkemu.cards([POSEIDON_TOP, MSM_TOP, POSEIDON_TOP, POSEIDON_TOP], extra={3: ["--sys-revision", "0"]}) as c:
+    with zkemu.cards([POSEIDON_TOP, MSM_TOP, POSEIDON_TOP, REV0_CARD]) as c:
         for _ in range(2):  # twice: the probe of card 3 made no bad access
             r = ok(tool("zk-status", "-d", c.prefixes[0], "--list"))
             lines = r.stdout.splitlines()

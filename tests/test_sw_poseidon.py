@@ -232,3 +232,43 @@ def test_usage():
     assert r.returncode == 0 and "--unchecked" in r.stdout and "exit: 0 ok" in r.stdout
     for bad in (["--bogus"], ["-b", "0"], ["-a", "17"], ["extra"]):
         assert tool("zk-poseidon", *bad, preload=False).returncode == 2, bad
+
+
+@pytest.mark.long
+def test_soak_through_the_card_long(seed, tmp_path):
+    """The million-hash soak through the host tool on a card: ZK_SOAK_HASHES (default 1,000,000) random preimages of
+    the arities ZK_SOAK_TOP serves (default PoseidonInband_pc2_model, the PC2 profile's twin behind InbandLast),
+    interleaved, through zk-poseidon and the emulated card (libzkxdma, in-band framing, the RTL system block), in jobs
+    of 100,000 from one emulator; every digest checked by the tool (-k) against neptune's (an independent reference).
+    ZK_SOAK_FROM (a multiple of 100,000) skips the jobs before it: a soak stopped part way resumes with the same
+    SEED."""
+    from zkspinal import refs
+
+    top = os.environ.get("ZK_SOAK_TOP", "PoseidonInband_pc2_model")
+    total = int(os.environ.get("ZK_SOAK_HASHES", "1000000"))
+    first = int(os.environ.get("ZK_SOAK_FROM", "0"))
+    chunk = 100_000
+    assert first % chunk == 0 and 0 <= first < total, f"ZK_SOAK_FROM={first}: a multiple of {chunk} below {total}"
+    arities = top_info(top)["arities"]
+    p = int(top_info(top)["p"], 16)
+    build_sw()
+    refs.neptune_ref()
+    with emulator(top) as dev:
+        for start in range(first, total, chunk):
+            rng = random.Random(seed + start)
+            rows = [[rng.randrange(p) for _ in range(rng.choice(arities))] for _ in range(min(chunk, total - start))]
+            want: list[str] = [""] * len(rows)
+            for a in arities:
+                mine = [i for i, r in enumerate(rows) if len(r) == a]
+                for i, d in zip(mine, refs.neptune_digests([rows[i] for i in mine], a)):
+                    want[i] = f"0x{d:064x}"
+            inp, out, exp = tmp_path / "in.txt", tmp_path / "out.txt", tmp_path / "want.txt"
+            inp.write_text("".join(" ".join(f"0x{x:064x}" for x in r) + "\n" for r in rows))
+            exp.write_text("".join(w + "\n" for w in want))
+            t0 = time.monotonic()
+            r = tool("zk-poseidon", "-d", dev, "-t", 600000, "-b", 2000, "-i", inp, "-o", out, "-k", exp,
+                     env={"ZKEMU_TIMEOUT_MS": "3600000"}, timeout=6 * 3600)
+            ok(r)
+            assert out.read_text().splitlines() == want, f"{top} preimages {start}.. SEED={seed}"
+            print(f"soak {top}: preimages {start}..{start + len(rows) - 1} equal neptune's "
+                  f"({time.monotonic() - t0:.0f} s; {r.stderr.strip().splitlines()[-1]})", flush=True)

@@ -602,3 +602,19 @@ def test_vu9p_card_memory_variant_fails(tmp_path, brk):
     proc, record = bd(tmp_path, "vu9p", "--core", top, script=dst / "bd_vu9p.tcl", env={"ZK_RTL": str(RTL)})
     problems = [proc.stderr] if proc.returncode else vcheck.check(record, "vu9p")
     assert any(expect in p for p in problems), (brk, problems)
+
+
+def test_emulator_cards_wire_as_the_block_design():
+    """The emulator's card tops (CardTop.scala) put InbandLast in front of exactly the kinds the block design frames
+    in-band (zk_bd.tcl `inband_kinds`), and pick the system block its `system_block_for` would (the smallest emitted
+    SystemBlock_s<k> with k >= the card's status words)."""
+    bd = (ROOT / "vivado" / "lib" / "zk_bd.tcl").read_text()
+    inband = set(re.search(r"variable inband_kinds \{([^}]*)\}", bd).group(1).split())
+    manifest = json.loads((ROOT / "build" / "rtl" / "manifest.json").read_text())
+    cards = {k: v for k, v in manifest.items() if v["kind"] == "Card"}
+    assert cards, "no card tops emitted"
+    sizes = sorted(v["status_count"] for v in manifest.values() if v["kind"] == "SystemBlock")
+    for name, c in cards.items():
+        if c["core"]:
+            assert c["inband"] == (manifest[c["core"]]["kind"] in inband), name
+        assert c["status_count"] == min(k for k in sizes if k >= c["status_words"]), name

@@ -1,15 +1,16 @@
-"""Builds and starts the XDMA emulator for an emitted top (build/rtl/<TOP>.v).
+"""Builds and starts the XDMA emulator of the card that carries a top (the card top Card_<TOP>, CardTops.scala: the
+core wired to the system block, the adapters and the flash controller as the board design wires them).
 
-    python -m zkemu build TOP              # Verilator build into build/emu/TOP (cached by source md5)
+    python -m zkemu build TOP              # Verilator build into build/emu/Card_TOP (cached by source md5)
     python -m zkemu run TOP --dir DIR [harness options]   # serve DIR/xdma0_* until SIGINT/SIGTERM
     python -m zkemu with TOP -- CMD ARGS...   # CMD against a fresh emulated card: every @DEV in ARGS becomes
                                                      # its device prefix, LD_PRELOAD the interposer; CMD's exit status
     python -m zkemu with TOP,TOP... -- CMD ARGS...   # several cards in one directory (xdma0_*, xdma1_*, ...):
                                                      # @DIR the directory, @DEV<i> card i's prefix, @DEV card 0's
 
-How each kind of top maps onto XDMA channels is the table PORTS below (keyed by the manifest's "kind"); a new
-top plugs in with one entry.  WAVES=1 builds with FST tracing (run: pass --fst FILE; emulator(): the trace goes
-to build/emu/<TOP>_waves/<TOP>.fst).
+The card's ports name its XDMA channels (h2c_K, c2h_K) and user BAR windows, so the harness (zkemu_card.cpp) needs no
+table of tops; a core of a new kind plugs in by its kind joining CardTops.kinds.  WAVES=1 builds with FST tracing
+(run: pass --fst FILE; emulator(): the trace goes to build/emu/Card_<TOP>_waves/<TOP>.fst).
 """
 from __future__ import annotations
 
@@ -28,67 +29,41 @@ from zkemu import gen_glue, verilate  # the port glue; the one Verilator build (
 from zkspinal.paths import ROOT, RTL, manifest  # noqa: E402  the build tree's one reader of the manifest
 
 EMU = ROOT / "sw" / "emu"
-CONTRACT = ROOT / "sw" / "lib" / "zk_contract.h"  # the harness's system block model includes it
-
-
-def _contract():
-    """reference_model/contract.py, generated with CONTRACT"""
-    from reference_model import contract
-
-    return contract
-
+CONTRACT = ROOT / "sw" / "lib" / "zk_contract.h"  # the bus's user BAR map (UserBar)
 
 OUT = ROOT / "build" / "emu"
 PRELOAD = ROOT / "sw" / "build" / "libzkemu.so"
 
-# kind -> harness options: XDMA H2C/C2H channels onto AXI4-Stream ports, AXI4-Lite slave, status outputs
-PORTS: dict[str, list[str]] = {
-    "KeccakSpeed": ["--axil", "s_axil"],
-    "KeccakSpongeAxis": ["--h2c", "0=s_axis", "--c2h", "0=m_axis", "--status", "status_messages,status_errors"],
-    "PairFixture": ["--h2c", "0=s_axis_a", "--h2c", "1=s_axis_b", "--c2h", "0=m_axis", "--status", "status_pairs"],
-    # PoseidonAxis alone (TUSER tied 0 by the harness: MerkleTree frames, one per write)
-    "PoseidonAxis": ["--h2c", "0=s_axis", "--c2h", "0=m_axis", "--axil", "s_axil"],
-    # PoseidonAxis behind InbandLast as on the C1100 design (hw/src/zkspinal/system/PoseidonInband.scala): bit 255
-    # ends a preimage, many per write; the adapter's counters are the system block's status words 0 and 1
-    "PoseidonInband": ["--h2c", "0=s_axis", "--c2h", "0=m_axis", "--axil", "s_axil",
-                       "--status", "status_frames,status_partial"],
-    # MsmAxis as on the VU9P design: scalars on H2C 0, points on H2C 1, buckets on C2H 0, the point store's
-    # channels (if the top has one) on card memory models
-    "MsmAxis": ["--h2c", "0=s_axis_scalars", "--h2c", "1=s_axis_points", "--c2h", "0=m_axis_buckets",
-                "--axil", "s_axil", "--mem", "m_axi_mem"],
-    # the flash window at its board offset, the flash and ICAPE3 models on the pins (zkflash_model.c)
-    "FlashCtrl": ["--axil", "s_axil", "--axil-base", hex(_contract().USER_BAR_FLASH), "--spi", "spi", "--icap", "icap"],
-}
-SOURCES = ["zkemu_harness.cpp", "zkemu_bus.cpp", "zkemu_mem.cpp", "zkflash_model.c"]
+SOURCES = ["zkemu_card.cpp", "zkemu_transport.cpp", "zkemu_bus.cpp", "zkemu_mem.cpp", "zkflash_model.c"]
+HEADERS = ["zkemu_model.h", "zkemu_bus.h", "zkemu_transport.h", "zkemu_mem.h", "zkemu_proto.h", "zkflash_model.h"]
 
 
-def top_kind(top: str) -> str:
-    m = manifest()
-    if top not in m:
-        raise SystemExit(f"{top} is not in {RTL}/manifest.json: emit it first")
-    return m[top]["kind"]
-
-
-def system_block_options(ports: list[str]) -> list[str]:
-    """--sys-status-count: the status count of the SystemBlock the block design would pick for these status words
-    (vivado/lib/zk_bd.tcl system_block_for: the smallest emitted SystemBlock_s<k> with k >= the number of words), so
-    INFO reads as on the card.  Without SystemBlock tops in the manifest the harness's default (the word count)."""
-    n = len(ports[ports.index("--status") + 1].split(",")) if "--status" in ports else 0
-    sizes = [v["status_count"] for v in manifest().values() if v.get("kind") == "SystemBlock" and v["status_count"] >= n]
-    return ["--sys-status-count", str(min(sizes))] if sizes else []
+def card_of(top: str) -> str:
+    """The card top (hw/src/zkspinal/emit/CardTops.scala) that carries `top`: Card_<top>; a card top is its own; a
+    flash controller alone is served by the card with no core (Card_flash_small)."""
+    if top.startswith("Card_"):
+        return top
+    if top.startswith("FlashCtrl_"):
+        return "Card_flash_small"
+    return f"Card_{top}"
 
 
 def build(top: str, waves: bool | None = None) -> Path:
-    """Returns the emulator binary for `top`, building it when its sources changed (verilate.build_exe)."""
+    """Returns the emulator binary of the card carrying `top` (emitted first if missing or stale), building it when
+    its sources changed (verilate.build_exe): the card's Verilog, its core's and the core's primitive models."""
+    from zkspinal.sim import rtl
+
+    card = card_of(top)
+    rtl.ensure([card])
+    core = manifest()[card]["core"]
     waves = os.environ.get("WAVES", "0") == "1" if waves is None else waves
-    src = RTL / f"{top}.v"
-    mdir = OUT / (top + ("_waves" if waves else ""))
+    mdir = OUT / (card + ("_waves" if waves else ""))
     OUT.mkdir(parents=True, exist_ok=True)
-    glue = port_glue(top, mdir.name)
-    headers = [EMU / h for h in ("zkemu_model.h", "zkemu_bus.h", "zkemu_proto.h", "zkflash_model.h")]
-    return verilate.build_exe(top, [src, *sim_models(top)], [*(EMU / s for s in SOURCES), glue], mdir, "zkemu",
-                              inputs=[*headers, EMU / "gen_glue.py", CONTRACT], include=[EMU, CONTRACT.parent],
-                              waves=waves)
+    glue = port_glue(card, mdir.name)
+    rtl_files = [RTL / f"{card}.v", *([RTL / f"{core}.v", *sim_models(core)] if core else [])]
+    return verilate.build_exe(card, rtl_files, [*(EMU / s for s in SOURCES), glue], mdir, "zkemu",
+                              inputs=[*(EMU / h for h in HEADERS), EMU / "gen_glue.py", CONTRACT],
+                              include=[EMU, CONTRACT.parent], waves=waves)
 
 
 def port_glue(top: str, name: str | None = None) -> Path:
@@ -135,8 +110,8 @@ def _start(top: str, exe: Path, d: str, prefix: str, ports: list[str], extra: li
     fst = f"{top}.fst" if prefix == "xdma0" else f"{top}_{prefix}.fst"
     waves = ["--fst", str(exe.parent / fst)] if os.environ.get("WAVES", "0") == "1" else []
     log = open(Path(d) / log_name, "w+")
-    p = subprocess.Popen([str(exe), "--dir", d, "--prefix", prefix, *ports, *system_block_options(ports), *seed_args,
-                          *waves, *extra], stdout=log, stderr=subprocess.STDOUT)
+    p = subprocess.Popen([str(exe), "--dir", d, "--prefix", prefix, *ports, *seed_args, *waves, *extra], stdout=log,
+                         stderr=subprocess.STDOUT)
     user = Path(d) / f"{prefix}_user"
     for _ in range(500):
         if user.exists() or p.poll() is not None:
@@ -161,11 +136,11 @@ def _stop(p: subprocess.Popen, log) -> None:
 
 @contextmanager
 def emulator(top: str, extra: list[str] | None = None, prefix: str = "xdma0", ports: list[str] | None = None):
-    """Starts the emulator for `top` in a fresh directory; yields the device prefix (DIR/xdma0).  ports: a channel
-    map other than PORTS[kind]."""
+    """Starts the emulator of the card carrying `top` in a fresh directory; yields the device prefix (DIR/xdma0).
+    ports: a channel map other than the card's (--h2c K=PORT, --c2h K=PORT)."""
     exe = build(top)
     with tempfile.TemporaryDirectory(prefix="zkemu.") as d:
-        p, log = _start(top, exe, d, prefix, ports or PORTS[top_kind(top)], extra or [], _throttle(top))
+        p, log = _start(top, exe, d, prefix, ports or [], extra or [], _throttle(top))
         try:
             yield f"{d}/{prefix}"
         finally:
@@ -193,7 +168,7 @@ def cards(tops: list[str], extra: dict[int, list[str]] | None = None, ports: lis
                 seed = str(int(base) + i) if base else str(random.SystemRandom().randrange(1, 1 << 31))
                 print(f"zkemu {top} xdma{i}: throttle seed SEED={seed}", file=sys.stderr)
                 throttle = ["--throttle", os.environ.get("ZKEMU_THROTTLE", "30"), "--seed", seed]
-                started.append(_start(top, exe, d, f"xdma{i}", ports or PORTS[top_kind(top)], (extra or {}).get(i, []),
+                started.append(_start(top, exe, d, f"xdma{i}", ports or [], (extra or {}).get(i, []),
                                       throttle, f"emu_xdma{i}.log"))
             yield Cards(d, [f"{d}/xdma{i}" for i in range(len(tops))], [p for p, _ in started])
         finally:
@@ -243,6 +218,5 @@ def main() -> None:
     if sys.argv[1] == "build":
         print(exe)
         return
-    ports = PORTS[top_kind(top)]
-    os.execv(str(exe), [str(exe), *ports, *system_block_options(ports), *sys.argv[3:]])
+    os.execv(str(exe), [str(exe), *sys.argv[3:]])
 

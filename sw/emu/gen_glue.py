@@ -1,4 +1,4 @@
-"""Writes the C++ glue that gives zkemu_harness the ports of a Verilog top by name (zkemu_model.h).
+"""Writes the C++ glue that gives the emulator (zkemu_card.cpp) and the benchmark harnesses the ports of a Verilog top by name (zkemu_model.h).
 
     python gen_glue.py TOP.v TOP OUT.cpp
 

@@ -1,8 +1,10 @@
 // XDMA channel and AXI4-Lite behaviour of the emulator (what the DMA engine and the BAR do on a card).
 #include "zkemu_bus.h"
 #include "zkemu_proto.h"
+#include "zk_contract.h"
 
 #include <algorithm>
+#include <cerrno>
 
 static const Port *opt(const Model &m, const std::string &n) { return m.find(n); }
 
@@ -138,4 +140,80 @@ void AxiLite::advance(const Reply &reply) {
         aw = w = ar = false;
         waited = 0;
     }
+}
+
+// ---- the user BAR: windows from the contract, in the order of BAR_CORE, BAR_SYSTEM, BAR_FLASH
+UserBar::UserBar(const Model &m, uint64_t timeout) {
+    struct { const char *port; uint32_t base, bytes, miss; } map[] = {
+        {"core_axil", ZK_USER_BAR_CORE, ZK_USER_BAR_SYSTEM - ZK_USER_BAR_CORE, 0xffffffffu},
+        {"system_axil", ZK_USER_BAR_SYSTEM, ZK_SYSTEM_WINDOW_BYTES, 0},
+        {"flash_axil", ZK_USER_BAR_FLASH, ZK_USER_BAR_MAP_BYTES - ZK_USER_BAR_FLASH, 0},
+    };
+    for (auto &w : map)
+        windows.push_back({w.port, w.base, w.bytes, w.miss,
+                           m.find(std::string(w.port) + "_awvalid") ? std::make_unique<AxiLite>(m, w.port, timeout)
+                                                                    : nullptr});
+}
+
+void UserBar::request(Op &&o, const Reply &reply) {
+    for (auto &w : windows)
+        if (o.off >= w.base && o.off - w.base < w.bytes) {
+            if (!w.lite) break;
+            o.off -= w.base;
+            w.lite->q.push_back(std::move(o));
+            return;
+        }
+    uint64_t v = 0;
+    if (o.kind == ZKEMU_REG_READ)
+        for (auto &w : windows)
+            if (o.off >= w.base && o.off - w.base < w.bytes) v = w.miss;
+    reply(o, 0, v);
+}
+
+void UserBar::drive(const bool *up) {
+    for (size_t i = 0; i < windows.size(); i++)
+        if (windows[i].lite) windows[i].lite->drive(up[i]);
+}
+
+void UserBar::sample(const bool *up) {
+    for (size_t i = 0; i < windows.size(); i++)
+        if (windows[i].lite && up[i]) windows[i].lite->sample();
+}
+
+void UserBar::advance(const bool *up, const Reply &reply) {
+    for (size_t i = 0; i < windows.size(); i++) {
+        AxiLite *l = windows[i].lite.get();
+        if (!l || !up[i]) continue;
+        l->advance(reply);
+        if (i == BAR_CORE && l->fire_b) core_writes++;
+    }
+}
+
+bool UserBar::idle() const {
+    for (auto &w : windows)
+        if (w.lite && !w.lite->q.empty()) return false;
+    return true;
+}
+
+static void drop_from(std::deque<Op> &q, Conn *c, const Reply *reply) {
+    for (auto it = q.begin(); it != q.end();) {
+        if (it->conn != c) { ++it; continue; }
+        if (reply) (*reply)(*it, ECANCELED, 0);
+        it = q.erase(it);
+    }
+}
+
+void UserBar::cancel(Conn *c, const Reply &reply) {
+    for (auto &w : windows)
+        if (w.lite) drop_from(w.lite->q, c, &reply);
+}
+
+void UserBar::drop(Conn *c) {
+    for (auto &w : windows)
+        if (w.lite) drop_from(w.lite->q, c, nullptr);
+}
+
+void UserBar::clear() {
+    for (auto &w : windows)
+        if (w.lite) w.lite->q.clear();
 }

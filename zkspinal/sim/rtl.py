@@ -7,6 +7,8 @@ stderr).  A top the generator lacks is refused at once, with the tops it has of 
 current (no elaboration run to find out).
 
     python -m zkspinal.sim.rtl ensure TOP [TOP ...]    (exit 1 with the reason on stderr)
+    python -m zkspinal.sim.rtl emit [--only REGEX]     (./run.sh emit: every top, or those matching; md5 lines on
+                                                        stdout, exit 1 with the end of build/emit.log)
 """
 from __future__ import annotations
 
@@ -41,8 +43,8 @@ def _no_such_top(top: str, known: dict, note: str = "") -> RuntimeError:
     return RuntimeError(f"no top {top}; the generator's{note}: {' '.join(t for t in known if t.startswith(kind))}")
 
 
-def emit(only: str | None = None) -> None:
-    """Runs the generator (every top, or those matching `only`); its md5 lines go to stderr."""
+def emit(only: str | None = None, out=sys.stderr) -> None:
+    """Runs the generator (every top, or those matching `only`) under the emit lock; its md5 lines go to `out`."""
     args = ["--only", only] if only else []
     # one generator run at a time (run.sh's emit takes the same lock): two would write the same files
     with locked(BUILD / "locks" / "emit.lock"):
@@ -52,7 +54,10 @@ def emit(only: str | None = None) -> None:
         text = (BUILD / "emit.log").read_text(errors="replace")
     if rc != 0:
         raise RuntimeError("Mill/SpinalHDL elaboration failed; end of build/emit.log:\n" + "\n".join(text.splitlines()[-30:]))
-    sys.stderr.write("".join(line + "\n" for line in text.splitlines() if line.startswith("md5 ")))
+    md5 = [line for line in text.splitlines() if line.startswith("md5 ")]
+    if not md5:
+        raise RuntimeError("the generator printed no md5 lines (see build/emit.log)")
+    out.write("".join(line + "\n" for line in md5))
 
 
 def ensure(tops: list[str]) -> None:
@@ -79,11 +84,15 @@ def ensure(tops: list[str]) -> None:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) < 2 or argv[0] != "ensure":
+    emitting = argv[:1] == ["emit"] and (len(argv) == 1 or (len(argv) == 3 and argv[1] == "--only"))
+    if not emitting and (len(argv) < 2 or argv[0] != "ensure"):
         print(__doc__, file=sys.stderr)
         return 2
     try:
-        ensure(argv[1:])
+        if emitting:
+            emit(argv[2] if len(argv) == 3 else None, out=sys.stdout)
+        else:
+            ensure(argv[1:])
     except RuntimeError as e:
         print(e, file=sys.stderr)
         return 1

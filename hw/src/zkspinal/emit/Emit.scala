@@ -3,6 +3,7 @@ package zkspinal.emit
 import spinal.core._
 import zkspinal.contract.IdentifiedCore
 import zkspinal.lib.Json
+import zkspinal.system.CorePort
 import java.io.File
 import java.security.MessageDigest
 import java.nio.file.{Files, Paths}
@@ -14,9 +15,18 @@ import java.nio.file.{Files, Paths}
   */
 object Emit {
   /** every top, by layer: each list lives beside this file (FieldTops, KeccakTops, ...) */
-  def allTops: Seq[Top] =
+  def coreTops: Seq[Top] =
     FieldTops.all ++ KeccakTops.all ++ PoseidonTops.all ++ MsmTops.all ++ SystemTops.all ++ PoseidonInbandTops.all ++
       FlashTops.all
+  /** the cores, then the emulator's cards around them (a card reads its core's ports from that elaboration) */
+  def allTops: Seq[Top] = coreTops ++ CardTops.all(coreTops)
+
+  /** the tops matching `only`, with the core of every selected card, in [[allTops]]'s order */
+  def select(only: String): Seq[Top] = {
+    val chosen = allTops.filter(_.name.matches(only))
+    val cores = chosen.flatMap(CardTops.coreOf(_, coreTops)).map(_.name).toSet
+    allTops.filter(t => t.name.matches(only) || cores(t.name))
+  }
 
   /** Simulation models of the primitives a top instantiates (hw/sim/<name>.v, copied to <out>/sim/): the
     * simulators compile them with the top; synthesis reads the top alone and maps the primitives itself. */
@@ -44,17 +54,21 @@ object Emit {
       case other              => sys.error(s"usage: Emit [--out DIR] [--only REGEX] (got ${other.mkString(" ")})")
     }
     new File(out).mkdirs()
-    val selected = allTops.filter(_.name.matches(only))
+    val selected = select(only)
     require(selected.nonEmpty, s"no top matches $only")
     val entries = selected.map { t =>
       var info = Map[String, Any]()
       var ident = Map[String, Any]() // a core top's identity (the constants it drives to the system block)
       // no date and no git hash in the header: a top's md5 depends only on what the generator builds
-      SpinalConfig(targetDirectory = out, oneFilePerComponent = false, headerWithDate = false, headerWithRepoHash = false,
-        inlineRom = true)
+      // a card's own modules get a prefix: the simulator reads its core's file beside it, and both may have a StreamFifo
+      val prefix = if (t.kind == "Card") "card_" else ""
+      val report = SpinalConfig(targetDirectory = out, oneFilePerComponent = false, headerWithDate = false,
+        headerWithRepoHash = false, inlineRom = true, globalPrefix = prefix)
         .generateVerilog { val c = t.build(); c.setDefinitionName(t.name); info = t.info(c)
           c match { case i: IdentifiedCore => ident = i.identity.manifest; case _ => }
           c }
+      CorePorts.record(t.name, report.toplevel.getAllIo.toSeq.map(io => CorePort(io.getName(), io.getBitsWidth,
+        io.isInput)))
       val file = s"$out/${t.name}.v"
       val sum = md5(file)
       println(f"md5 $sum  ${t.name}.v")

@@ -14,15 +14,19 @@ import zkspinal.axi.AxiClocked
   *                     emulator use 16)
   * @param addressWidth AXI4-Lite address bits (12: one 4 KiB window, the smallest range Vivado's address editor assigns;
   *                     the identity words sit at its top, so no fewer)
+  * @param identityWords false: the block as built before the identity words (INFO revision 0, KIND/CONFIG/VERSION
+  *                     unmapped), which older bitstreams carry; the emulator serves it to test the host's answer
   */
 case class SystemBlockConfig(statusCount: Int = 4, resetCycles: Int = SystemBlockRegs.resetCyclesDefault,
-    addressWidth: Int = 12) {
+    addressWidth: Int = 12, identityWords: Boolean = true) {
   require(addressWidth >= 12 && addressWidth <= 16, "addressWidth 12..16 (the identity words end the 4 KiB window)")
   require(statusCount >= 0 && SystemBlockRegs.status + 4 * statusCount <= SystemBlockRegs.identity,
     "the status words must end below the identity words")
   require(statusCount <= SystemBlockRegs.infoStatusCount.max, "INFO's status count field holds it")
   require(resetCycles >= 1 && resetCycles <= SystemBlockRegs.infoResetCycles.max, "resetCycles 1..INFO's field")
-  def name: String = s"s$statusCount"
+  def name: String = s"s$statusCount" + (if (identityWords) "" else "_rev0")
+  /** INFO's revision field */
+  def revision: Int = if (identityWords) SystemBlockRegs.revision else 0
 }
 
 object SystemBlockConfig {
@@ -31,6 +35,9 @@ object SystemBlockConfig {
   val vu9p = SystemBlockConfig(statusCount = 8)
   /** the configurations Emit writes; a board script picks the smallest one with enough status inputs */
   val all: Seq[SystemBlockConfig] = Seq(SystemBlockConfig(0), small, c1100, vu9p)
+  /** the smallest of `all` with at least n status inputs (vivado/lib/zk_bd.tcl system_block_for) */
+  def forStatus(n: Int): SystemBlockConfig = all.filter(_.statusCount >= n).sortBy(_.statusCount).headOption
+    .getOrElse(SpinalError(s"no system block has $n status inputs (add a SystemBlockConfig)"))
 }
 
 /** Register map (offsets inside the block's window; the board designs map the window at BAR offset 0x10000).
@@ -100,18 +107,18 @@ class SystemBlock(val cfg: SystemBlockConfig = SystemBlockConfig()) extends Comp
     // ---- registers
     bus.read(B(magic, 32 bits), id)
     bus.read(left =/= 0, reset)
-    bus.read(FieldPack(32, FieldPack.const(infoRevision, revision), FieldPack.const(infoResetCycles, cfg.resetCycles),
+    bus.read(FieldPack(32, FieldPack.const(infoRevision, cfg.revision), FieldPack.const(infoResetCycles, cfg.resetCycles),
       FieldPack.const(infoStatusCount, cfg.statusCount)), info)
     val badCount = Reg(UInt(32 bits)) init (0)
     bus.read(badCount, bad)
     for ((s, i) <- status_in.zipWithIndex) bus.read(RegNext(s) init (0), status + 4 * i)
-    for ((s, i) <- ident_in.zipWithIndex) bus.read(s, identity + 4 * i)
+    if (cfg.identityWords) for ((s, i) <- ident_in.zipWithIndex) bus.read(s, identity + 4 * i)
 
     // ---- bad accesses: a word offset outside the map, or a write anywhere but RESET
     def word(a: UInt): UInt = a(cfg.addressWidth - 1 downto 2)
     def mapped(a: UInt): Bool = {
       val w = word(a)
-      w <= (bad >> 2) || (w >= (status >> 2) && w < (status >> 2) + cfg.statusCount) ||
+      w <= (bad >> 2) || (w >= (status >> 2) && w < (status >> 2) + cfg.statusCount) || Bool(cfg.identityWords) &&
         (w >= (identity >> 2) && w <= (identity >> 2) + ident_in.size - 1) // <=: the last word may end the window
     }
     val badRead = False
