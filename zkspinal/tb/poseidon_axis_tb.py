@@ -38,7 +38,7 @@ def info() -> dict:
 
 
 def elements_bytes(xs) -> bytes:
-    return b"".join(int(x).to_bytes(32, "little") for x in xs)
+    return b"".join(int(x).to_bytes(C.POSEIDON_FRAME_BEAT.bytes, "little") for x in xs)
 
 
 class Job:

@@ -3,7 +3,7 @@
 //! (sw/lib), or through the XDMA emulator (sw/emu) with `LD_PRELOAD=libzkemu.so` and an emulator directory's prefix.
 //!
 //! A batch goes out as DMA jobs of up to `max_batch_size` preimages: each preimage is `A` beats of 32 bytes
-//! (canonical little-endian, bit 255 set on its last element: the in-band end of frame), the digests come back one
+//! (canonical little-endian, the in-band flag bit set on its last element: the end of frame), the digests come back one
 //! 32-byte beat each, in order.  Hashes are MerkleTree hashes (domain tag 2^A - 1), which is what neptune's batch
 //! hashers compute for tree building.  A frame the core rejects comes back as an all-zero beat and is an error.
 //!
