@@ -4,13 +4,14 @@
 #define ZKFMT_H
 #include <stddef.h>
 #include <stdint.h>
+#include <assert.h>
 #include <string.h>
 
 #include "zk_contract.h"
 
 /* a beat of the Poseidon stream: one element as four 64-bit limbs (PoseidonFrame) */
 #define ZKF_WORD_BYTES ZK_POSEIDON_FRAME_BEAT_BYTES
-_Static_assert(ZKF_WORD_BYTES == 32 && ZK_POSEIDON_FRAME_BEAT_LAST_LSB < 8 * ZKF_WORD_BYTES,
+static_assert(ZKF_WORD_BYTES == 32 && ZK_POSEIDON_FRAME_BEAT_LAST_LSB < 8 * ZKF_WORD_BYTES,
                "zkf_pack_le writes a beat as four 64-bit limbs");
 
 /* BLS12-381 Fr modulus, little-endian 64-bit limbs */
