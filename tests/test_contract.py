@@ -263,3 +263,34 @@ def test_mutated_contract_fails_every_language(tmp_path, name):
     known_answers(python_module((ROOT / "reference_model/contract.py").read_text()))
     with pytest.raises(AssertionError):
         known_answers(python_module(mutated("reference_model/contract.py", py_old, py_new)))
+
+
+def test_c_accessors_pack_as_python(tmp_path):
+    """The generated C accessors write and read a bucket record and a Poseidon beat bit for bit as the Python
+    contract's fields do (n = the record's widest field)."""
+    n = C.MSM_RECORD_BUCKET.max_n
+    fields = ["u", "v", "w", "t"]
+    values = [(0x1234567890ABCDEF << (64 * k)) | (k + 1) for k in range(4)]        # limbs across words
+    tag = C.MSM_RECORD_TAG_WINDOW.put(5) | C.MSM_RECORD_TAG_BUCKET.put(1234)
+    limbs = lambda x: ", ".join(f"0x{(x >> (64 * i)) & (2**64 - 1):x}ull" for i in range(6))  # noqa: E731
+    puts = "".join(f"    {{ const uint64_t v[6] = {{{limbs(x)}}}; zk_msm_record_bucket_{f}_put(rec, {n}u, v); }}\n"
+                   for f, x in zip(fields, values))
+    (tmp_path / "acc.c").write_text(
+        '#include <stdio.h>\n#include "zk_contract.h"\nint main(void) {\n'
+        f"    uint8_t rec[ZK_MSM_RECORD_BUCKET_BYTES] = {{0}}, beat[ZK_POSEIDON_FRAME_BEAT_BYTES] = {{0}};\n{puts}"
+        f"    {{ const uint64_t t[1] = {{{tag}u}}; zk_msm_record_bucket_tag_put(rec, {n}u, t); }}\n"
+        "    { const uint64_t one[1] = {1}; zk_poseidon_frame_beat_last_put(beat, one); }\n"
+        "    uint64_t back[6];\n    zk_msm_record_bucket_w_get(rec, " + str(n) + "u, back);\n"
+        "    for (size_t i = 0; i < sizeof rec; i++) printf(\"%02x\", rec[i]);\n    printf(\"\\n\");\n"
+        "    for (size_t i = 0; i < sizeof beat; i++) printf(\"%02x\", beat[i]);\n"
+        "    printf(\"\\n\");\n    for (int i = 5; i >= 0; i--) printf(\"%016llx\", (unsigned long long)back[i]);\n"
+        "    return 0;\n}\n")
+    cc = subprocess.run(["cc", "-std=c11", "-Wall", "-Wextra", "-Werror", f"-I{ROOT / 'sw/lib'}", "-o",
+                         str(tmp_path / "acc"), str(tmp_path / "acc.c")], capture_output=True, text=True)
+    assert cc.returncode == 0, cc.stderr
+    rec, beat, w = subprocess.run([str(tmp_path / "acc")], capture_output=True, text=True, check=True).stdout.split()
+    record = sum(getattr(C, f"MSM_RECORD_BUCKET_{f.upper()}").at(n).put(x) for f, x in zip(fields, values))
+    record |= C.MSM_RECORD_BUCKET_TAG.at(n).put(tag)
+    assert bytes.fromhex(rec) == record.to_bytes(C.MSM_RECORD_BUCKET.bytes, "little")
+    assert bytes.fromhex(beat) == C.POSEIDON_FRAME_BEAT_LAST.at().put(1).to_bytes(C.POSEIDON_FRAME_BEAT.bytes, "little")
+    assert int(w, 16) == values[2]
