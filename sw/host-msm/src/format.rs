@@ -156,6 +156,15 @@ pub fn hex96(x: &Fq) -> String {
 mod tests {
     use super::*;
 
+    /// the C API's hand-written sizes (include/zkmsm.h) are this crate's, which are the contract's
+    #[test]
+    fn public_header_agrees() {
+        let h = include_str!("../include/zkmsm.h");
+        for (name, v) in [("RECORD", RECORD_BYTES), ("SCALAR", SCALAR_BYTES), ("POINT", POINT_BYTES)] {
+            assert!(h.contains(&format!("#define ZKMSM_{name}_BYTES {v}\n")), "zkmsm.h: ZKMSM_{name}_BYTES is not {v}");
+        }
+    }
+
     #[test]
     fn fields_round_trip() {
         let mut rec = [u64::MAX; RECORD_WORDS];
