@@ -242,8 +242,10 @@ def test_msm_vu9p_real_long(built, tmp_path, seed):
     with emulator(top) as d:
         for extra in ([], ["--resident"]):
             t0 = time.monotonic()
+            # the real multipliers simulate at a few hundred cycles a second: zk-msm's progress timeout (-t, ms)
+            # and the emulator's as long as the run may take
             r = tool("zk-msm", "-d", d, "-i", tmp_path / "ds", *extra, "-x", tmp_path / "expect.txt",
-                     env={"ZKEMU_TIMEOUT_MS": "86400000"}, timeout=24 * 3600)
+                     "-t", 86400000, env={"ZKEMU_TIMEOUT_MS": "86400000"}, timeout=24 * 3600)
             ok(r)
             print(f"{top} 2^{npow} points {extra}: the model's result ({time.monotonic() - t0:.0f} s)", flush=True)
 
