@@ -281,3 +281,20 @@ def test_xyzz_bucket_add_every_case(name):
         bx = rescaled(X) if X else xyzz.INFINITY
         by = rescaled(Y) if Y else xyzz.INFINITY
         assert xyzz.to_affine(C, xyzz.add(C, bx, by)) == C.add(X, Y)
+
+
+@pytest.mark.parametrize("name", ["bn254", "bls12_381"])
+def test_xyzz_datapath_is_the_efd_formulas(name):
+    """The adder's data path (xyzz.datapath) gives madd-2008-s and mdbl-2008-s-1 value for value."""
+    from reference_model.curves import CURVES, xyzz
+    C = CURVES[name]
+    rng = random.Random(RNG_SEED + 9)
+    p = C.p
+    for _ in range(10):
+        P, Q = rand_g1(rng, C), rand_g1(rng, C)
+        z = rng.randrange(1, p)
+        B = (P[0] * z * z % p, P[1] * z ** 3 % p, z * z % p, z ** 3 % p)
+        assert xyzz.datapath(p, B, xyzz.record(C, Q)) == (xyzz.madd(C, B, Q), "add")
+        assert xyzz.datapath(p, B, xyzz.record(C, C.neg(Q)), negate=True) == (xyzz.madd(C, B, Q), "add")
+        assert xyzz.datapath(p, B, xyzz.record(C, P)) == (xyzz.mdbl(C, P), "double")
+        assert xyzz.datapath(p, B, xyzz.record(C, C.neg(P)), negate=True) == (xyzz.mdbl(C, P), "double")

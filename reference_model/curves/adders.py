@@ -3,8 +3,9 @@ addition, and the way back to the curve for the host.  One class per adder of hw
 
   TwistedEdwardsAdder  BLS12-377 G1 through its a = -1 twisted Edwards model: a point record is (QM, QP, QT), a
                        bucket (U, V, W, T) (curves.precomputed); complete on G1, so no special case.
-  XyzzAdder            a short Weierstrass curve with a = 0 (BN254, BLS12-381 G1): a point record is (x, y), a bucket
-                       (X, Y, ZZ, ZZZ) (curves.xyzz); the special cases (load, skip, double, cancel) resolved exactly.
+  XyzzAdder            a short Weierstrass curve with a = 0 (BN254, BLS12-381 G1): a point record is (x, y, m) with
+                       m = 3x^2 (the doubling case's slope numerator, made by the host), a bucket (X, Y, ZZ, ZZZ)
+                       (curves.xyzz); the special cases (load, skip, double, cancel) resolved exactly.
 
 Every value of a record or a bucket is a Montgomery-domain word (< p), as the hardware holds it.  The XYZZ formulas
 are polynomials in the coordinates, so computing them on canonical values and converting at the boundary gives the
@@ -60,10 +61,10 @@ class TwistedEdwardsAdder:
 
 class XyzzAdder:
     kind = "xyzz"
-    record_coords = 2      # x, y
+    record_coords = 3      # x, y, 3x^2
     bucket_coords = 4      # X, Y, ZZ, ZZZ
-    # (0, 0) is on no curve y^2 = x^3 + b with b != 0: the record of the point at infinity
-    identity_record = (0, 0)
+    # (0, 0) is on no curve y^2 = x^3 + b with b != 0: the record of the point at infinity (the lane drops it)
+    identity_record = (0, 0, 0)
 
     def __init__(self, name: str, curve: WeierstrassCurve):
         if curve.a != 0:
@@ -81,21 +82,27 @@ class XyzzAdder:
         return True
 
     def record(self, P: Affine) -> tuple:
-        return self.identity_record if P is None else self._mont(P)
+        return self.identity_record if P is None else self._mont(xyzz.record(self.curve, P))
 
     def point_of(self, Q: tuple) -> Affine:
-        return None if Q == self.identity_record else self._plain(Q)
+        return None if Q[:2] == (0, 0) else self._plain(Q[:2])
 
     def add(self, B: tuple, Q: tuple, negate: bool = False) -> tuple:
         return self.add_case(B, Q, negate)[0]
 
     def add_case(self, B: tuple, Q: tuple, negate: bool = False) -> tuple[tuple, str]:
-        """(B + Q or B - Q, the case met: xyzz.CASES)"""
-        P = self.point_of(Q)
-        if negate:
-            P = self.curve.neg(P)
-        out, case = xyzz.bucket_add(self.curve, self._plain(B), P)
+        """(B + Q or B - Q, the case met: xyzz.CASES); the point at infinity is skipped (the lane drops it)"""
+        if self.point_of(Q) is None:
+            return B, "skip"
+        return self.add_raw_case(B, Q, negate)
+
+    def add_raw_case(self, B: tuple, Q: tuple, negate: bool = False) -> tuple[tuple, str]:
+        """the adder's data path on any Montgomery words (xyzz.datapath): (output, case)"""
+        out, case = xyzz.datapath(self.curve.p, self._plain(B), self._plain(Q), negate)
         return self._mont(out), case
+
+    def add_raw(self, B: tuple, Q: tuple, negate: bool = False) -> tuple:
+        return self.add_raw_case(B, Q, negate)[0]
 
     def merge(self, B1: tuple, B2: tuple) -> tuple:
         return self._mont(xyzz.add(self.curve, self._plain(B1), self._plain(B2)))

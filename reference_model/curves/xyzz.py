@@ -1,8 +1,9 @@
 """XYZZ coordinates on a short Weierstrass curve with a = 0 (BN254, BLS12-381 G1, BLS12-377 G1): the bucket form of
 the Weierstrass MSM adder.
 
-A point (X, Y, ZZ, ZZZ) stands for the affine (X / ZZ, Y / ZZZ) with ZZ^3 = ZZZ^2; ZZ = ZZZ = 0 is the point at
-infinity (held as (1, 1, 0, 0)).  A bucket accumulates affine points (the MSM's inputs) by mixed addition:
+A point (X, Y, ZZ, ZZZ) stands for the affine (X / ZZ, Y / ZZZ) with ZZ^3 = ZZZ^2; ZZ = 0 is the point at infinity
+whatever X and Y hold (the engine's buckets start as (0, 0, 0, 0)).  A bucket accumulates affine points (the MSM's
+inputs) by mixed addition (hw/src/zkspinal/msm/XyzzAdder.scala computes the same values):
 
   madd-2008-s (EFD, 8M + 2S), bucket (X1, Y1, ZZ1, ZZZ1) + affine (x2, y2):
     P = x2*ZZ1 - X1,  R = y2*ZZZ1 - Y1,  PP = P^2,  PPP = P*PP,  Q = X1*PP
@@ -15,7 +16,8 @@ The formulas are incomplete; `bucket_add` resolves each special case exactly and
   load     the bucket is at infinity: it becomes (x2, y2, 1, 1)
   skip     the point is the point at infinity: the bucket is unchanged
   double   P = 0 and R = 0 (the point equals the bucket): the bucket becomes 2*(x2, y2) by mdbl
-  cancel   P = 0 and R != 0 (the point is minus the bucket): the bucket becomes infinity
+  cancel   P = 0 and R != 0 (the point is minus the bucket): madd-2008-s itself gives ZZ3 = ZZZ3 = 0, infinity
+           (as (R^2, -R^3, 0, 0))
   add      otherwise: madd-2008-s
 """
 from __future__ import annotations
@@ -24,7 +26,7 @@ from gmpy2 import mpz
 
 from .weierstrass import Affine, WeierstrassCurve
 
-INFINITY = (1, 1, 0, 0)
+INFINITY = (0, 0, 0, 0)
 CASES = ("add", "load", "skip", "double", "cancel")
 
 
@@ -62,7 +64,7 @@ def mdbl(curve: WeierstrassCurve, P: Affine) -> tuple:
 
 
 def madd(curve: WeierstrassCurve, B: tuple, P: tuple[int, int]) -> tuple:
-    """madd-2008-s with no special case: the caller has excluded them (see bucket_add)."""
+    """madd-2008-s: right when the bucket is not at infinity and the point is not +-B (then infinity)."""
     p = curve.p
     X1, Y1, ZZ1, ZZZ1 = (mpz(v) for v in B)
     x2, y2 = mpz(P[0]), mpz(P[1])
@@ -76,31 +78,49 @@ def madd(curve: WeierstrassCurve, B: tuple, P: tuple[int, int]) -> tuple:
     return int(X3), int(Y3), int(ZZ1 * PP % p), int(ZZZ1 * PPP % p)
 
 
+def datapath(p: int, B: tuple, Q: tuple, negate: bool = False) -> tuple[tuple, str]:
+    """The adder's data path step by step (hw/src/zkspinal/msm/XyzzAdder.scala) on any reduced values mod p:
+    bucket B = (X, Y, ZZ, ZZZ), record Q = (x, y, m) (m = 3x^2 for a curve point), the sign.  Returns (the output,
+    the case: load, double, cancel or add).  Plain (canonical) values: the hardware computes the same on Montgomery
+    words."""
+    X, Y, ZZ, ZZZ = (mpz(v) for v in B)
+    x, y, m = (mpz(v) for v in Q)
+    qs = (-y) % p if negate else y                     # the signed ordinate q'
+    if ZZ == 0:
+        return (int(x), int(qs), 1, 1), "load"
+    A, Bp = x * ZZ % p, y * ZZZ % p                    # stage 1
+    P = (A - X) % p                                    # stage 2
+    R = (Bp + Y) % p if negate else (Bp - Y) % p       # R~: -R when negated
+    double = P == 0 and R == 0
+    if double:                                         # stage 3: mdbl-2008-s-1 of (x, q') on the same path
+        P, R, X, Y, ZZ, ZZZ = 2 * qs % p, m, x, qs, mpz(1), mpz(1)
+    PP, RR = P * P % p, R * R % p
+    PPP, Qv, ZZ3 = P * PP % p, X * PP % p, ZZ * PP % p  # stage 4
+    X3 = (RR - (0 if double else PPP) - 2 * Qv) % p    # stage 5
+    ZZZ3, YP = ZZZ * PPP % p, Y * PPP % p
+    D = (X3 - Qv) % p if negate and not double else (Qv - X3) % p   # stage 6
+    Y3 = (R * D - YP) % p                              # stages 7, 8
+    case = "double" if double else ("cancel" if P == 0 else "add")
+    return (int(X3), int(Y3), int(ZZ3), int(ZZZ3)), case
+
+
 def classify(curve: WeierstrassCurve, B: tuple, P: Affine) -> str:
     """Which case of the module docstring a bucket B and an affine point P meet."""
     if P is None:
         return "skip"
-    if is_infinity(B):
-        return "load"
-    p = curve.p
-    X1, Y1, ZZ1, ZZZ1 = B
-    if (P[0] * ZZ1 - X1) % p:
-        return "add"
-    return "double" if (P[1] * ZZZ1 - Y1) % p == 0 else "cancel"
+    return datapath(curve.p, B, record(curve, P))[1]
+
+
+def record(curve: WeierstrassCurve, P: tuple[int, int]) -> tuple:
+    """the point record (x, y, 3x^2) of an affine point"""
+    return P[0], P[1], 3 * P[0] * P[0] % curve.p
 
 
 def bucket_add(curve: WeierstrassCurve, B: tuple, P: Affine) -> tuple[tuple, str]:
-    """(B + P in XYZZ, the case met), exact in every case."""
-    case = classify(curve, B, P)
-    if case == "skip":
-        return B, case
-    if case == "load":
-        return from_affine(P), case
-    if case == "double":
-        return mdbl(curve, P), case
-    if case == "cancel":
-        return INFINITY, case
-    return madd(curve, B, P), case
+    """(B + P in XYZZ, the case met), exact in every case: the adder's data path, and skip for infinity."""
+    if P is None:
+        return B, "skip"
+    return datapath(curve.p, B, record(curve, P))
 
 
 def add(curve: WeierstrassCurve, B1: tuple, B2: tuple) -> tuple:
