@@ -9,6 +9,16 @@ class Field(NamedTuple):
     lsb: int
     width: int
 
+    @property
+    def end(self) -> int:
+        """the bit after the field"""
+        return self.lsb + self.width
+
+    @property
+    def mask(self) -> int:
+        """the field's bits, set"""
+        return ((1 << self.width) - 1) << self.lsb
+
     def get(self, v: int) -> int:
         return (v >> self.lsb) & ((1 << self.width) - 1)
 
@@ -16,6 +26,37 @@ class Field(NamedTuple):
         if not 0 <= x < 1 << self.width:
             raise ValueError(f"{x} does not fit {self.width} bits")
         return x << self.lsb
+
+
+class Record(NamedTuple):
+    """a stream record: beats of beat_bits bits (little-endian), for field widths n <= max_n"""
+    beats: int
+    beat_bits: int
+    max_n: int
+
+    @property
+    def bits(self) -> int:
+        return self.beats * self.beat_bits
+
+    @property
+    def bytes(self) -> int:
+        return self.bits // 8
+
+    @property
+    def beat_bytes(self) -> int:
+        return self.beat_bits // 8
+
+
+class RecordField(NamedTuple):
+    """bits [lsb_k*n + lsb_c, + width_k*n + width_c) of a record, n the field width"""
+    lsb_k: int
+    lsb_c: int
+    width_k: int
+    width_c: int
+
+    def at(self, n: int = 0) -> Field:
+        """the field's bits for field width n"""
+        return Field(self.lsb_k * n + self.lsb_c, self.width_k * n + self.width_c)
 
 # the XDMA user BAR: byte offsets of each block's window (hw/src/zkspinal/contract/CoreIdentity.scala)
 USER_BAR_CORE = 0x000
@@ -129,6 +170,15 @@ POSEIDON_ERROR_CODES = {
     "length": (0x004, "the frame is longer than the widest arity, or a header frame has no element or more than its arity"),
 }
 
+# PoseidonAxis stream beats (TDATA, TUSER) (hw/src/zkspinal/poseidon/PoseidonAxis.scala)
+POSEIDON_FRAME_BEAT = Record(1, 256, 255)  # 32 bytes
+POSEIDON_FRAME_IN_USER = Record(1, 32, 255)  # 4 bytes
+POSEIDON_FRAME_OUT_USER = Record(1, 32, 255)  # 4 bytes
+POSEIDON_FRAME_BEAT_ELEMENT = RecordField(0, 0, 1, 0)  # beat[0, n)
+POSEIDON_FRAME_BEAT_LAST = RecordField(0, 255, 0, 1)  # beat[255, 256)
+POSEIDON_FRAME_IN_USER_ARITY = RecordField(0, 0, 0, 8)  # in_user[0, 8)
+POSEIDON_FRAME_OUT_USER_ERROR = RecordField(0, 0, 0, 3)  # out_user[0, 3)
+
 # MsmAxis registers (AXI4-Lite, 32-bit, byte offsets; a 64-bit counter: low word, high word at + 4) (hw/src/zkspinal/msm/MsmAxis.scala)
 MSM_CONTROL = 0x000
 MSM_ERROR = 0x004
@@ -213,17 +263,30 @@ MSM_ERROR_CODES = {
     "scalars_long": (0x004, "scalar stream: no TLAST on the last scalar"),
     "points_short": (0x008, "point stream: TLAST before the last point"),
     "points_long": (0x010, "point stream: no TLAST on the last point"),
-    "padding": (0x020, "a point record with bits above 1131"),
+    "padding": (0x020, "a point record with bits set above 3n (past QT)"),
     "timeout": (0x040, "watchdog: points still due and no input for TIMEOUT cycles (a stream stopped)"),
     "refused": (0x080, "a start or load refused (ignored; does not abort): busy, an error pending, a load of 0 or more than CAPACITY points, a resident start with more points than STORED"),
     "memory": (0x100, "the point store's memory answered with an error response (SLVERR or DECERR)"),
     "stray_points": (0x200, "a point beat arrived during a resident job (its points come from the point store)"),
 }
 
-# MsmAxis bucket record tag (at bit 4n of a record, after U, V, W, T) (hw/src/zkspinal/msm/MsmAxis.scala)
+# MsmAxis stream records: scalar beats, point records, bucket records and the bucket record's tag (hw/src/zkspinal/msm/MsmAxis.scala)
 MSM_RECORD_TAG_BITS = 0x01C
 MSM_RECORD_TAG_WINDOW = Field(0, 7)  # tag[6:0]
 MSM_RECORD_TAG_BUCKET = Field(7, 21)  # tag[27:7]
+MSM_RECORD_SCALARS = Record(1, 512, 377)  # 64 bytes
+MSM_RECORD_POINT = Record(3, 512, 377)  # 192 bytes
+MSM_RECORD_BUCKET = Record(3, 512, 377)  # 192 bytes
+MSM_RECORD_SCALARS_FIRST = RecordField(0, 0, 0, 256)  # scalars[0, 256)
+MSM_RECORD_SCALARS_SECOND = RecordField(0, 256, 0, 256)  # scalars[256, 512)
+MSM_RECORD_POINT_QM = RecordField(0, 0, 1, 0)  # point[0, n)
+MSM_RECORD_POINT_QP = RecordField(1, 0, 1, 0)  # point[n, 2n)
+MSM_RECORD_POINT_QT = RecordField(2, 0, 1, 0)  # point[2n, 3n)
+MSM_RECORD_BUCKET_U = RecordField(0, 0, 1, 0)  # bucket[0, n)
+MSM_RECORD_BUCKET_V = RecordField(1, 0, 1, 0)  # bucket[n, 2n)
+MSM_RECORD_BUCKET_W = RecordField(2, 0, 1, 0)  # bucket[2n, 3n)
+MSM_RECORD_BUCKET_T = RecordField(3, 0, 1, 0)  # bucket[3n, 4n)
+MSM_RECORD_BUCKET_TAG = RecordField(4, 0, 0, 28)  # bucket[4n, 4n + 28)
 MSM_RECORD_CODES = {
     "tag_bits": (0x01C, "bits of the tag"),
 }

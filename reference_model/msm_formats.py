@@ -1,12 +1,11 @@
 """Binary formats of the MSM engine's streams and of the data-set files (see msm_formats.md for the rationale).
 
-Streams (AXI4-Stream, 512-bit beats, little-endian: byte i of a beat is tdata[8i+7:8i], bit k of a record is bit
-k%512 of beat k//512):
-  scalar word     32 bytes: the scalar as an unsigned integer (plain, not Montgomery), < r; two per beat.
-  point record    3 beats = 1536 bits: QM at bits [0,377), QP at [377,754), QT at [754,1131), zero above.
-  bucket record   3 beats = 1536 bits: U [0,377), V [377,754), W [754,1131), T [1131,1508),
-                  window index at [1508,1515) (7 bits), bucket index k at [1515,1536) (21 bits).
-All field elements in the records are in the hardware Montgomery domain (x*2^377 mod p), fully reduced.
+Streams: the generator's records (MsmRecord in hw/src/zkspinal/msm/MsmAxis.scala; tables in hw/REGISTERS.md), read
+here from the generated contract for BLS12-377's n-bit field elements:
+  scalar beat     two 32-byte scalars (plain unsigned integers, not Montgomery, < r).
+  point record    QM at bits [0,n), QP at [n,2n), QT at [2n,3n), zero above.
+  bucket record   U [0,n), V [n,2n), W [2n,3n), T [3n,4n), then the tag at 4n: window index, bucket index k.
+All field elements in the records are in the hardware Montgomery domain (x*2^n mod p), fully reduced.
 
 Files (the layout the ZPrize test harness used, arkworks CanonicalSerialize, uncompressed):
   points   u64 LE count, then per point x (48 bytes LE) and y (48 bytes LE) with the flags in the two top bits of
@@ -20,18 +19,19 @@ import struct
 from . import contract as C
 from .curves import HW
 
-FIELD_BITS = 377
-BEAT_BYTES = 64
-RECORD_BEATS = 3
-RECORD_BYTES = RECORD_BEATS * BEAT_BYTES          # 192
-RECORD_BITS = RECORD_BYTES * 8                    # 1536
-SCALAR_BYTES = 32
-TAG_OFFSET = 4 * FIELD_BITS                       # 1508
-WINDOW_TAG_BITS = C.MSM_RECORD_TAG_WINDOW.width   # 7: the generator's tag fields (MsmRecord)
-BUCKET_TAG_BITS = C.MSM_RECORD_TAG_BUCKET.width   # 21
-assert TAG_OFFSET + C.MSM_RECORD_TAG_BITS == RECORD_BITS
+FIELD_BITS = HW.f.n                                # n: the curve's field elements (BLS12-377 Fq)
+POINT_FIELDS = tuple(f.at(FIELD_BITS) for f in (C.MSM_RECORD_POINT_QM, C.MSM_RECORD_POINT_QP, C.MSM_RECORD_POINT_QT))
+BUCKET_FIELDS = tuple(f.at(FIELD_BITS) for f in (C.MSM_RECORD_BUCKET_U, C.MSM_RECORD_BUCKET_V, C.MSM_RECORD_BUCKET_W,
+                                                 C.MSM_RECORD_BUCKET_T))
+TAG = C.MSM_RECORD_BUCKET_TAG.at(FIELD_BITS)       # the tag's bits in a bucket record
+assert FIELD_BITS <= C.MSM_RECORD_BUCKET.max_n and C.MSM_RECORD_POINT.bytes == C.MSM_RECORD_BUCKET.bytes
+BEAT_BYTES = C.MSM_RECORD_POINT.beat_bytes
+RECORD_BEATS = C.MSM_RECORD_POINT.beats
+RECORD_BYTES = C.MSM_RECORD_POINT.bytes            # point and bucket records alike
+RECORD_BITS = C.MSM_RECORD_POINT.bits
+SCALAR_BYTES = C.MSM_RECORD_SCALARS_FIRST.at().width // 8
+POINT_END = POINT_FIELDS[-1].end                   # the bits from here up are zero in a point record
 FQ_BYTES = 48
-_MASK = (1 << FIELD_BITS) - 1
 IDENTITY_ACCUMULATOR = HW.IDENTITY_S   # (2, 2, 4, 0) in the Montgomery domain: an unclaimed partial bucket
 
 
@@ -39,17 +39,21 @@ class FormatError(ValueError):
     """Malformed stream or file contents; the message names the offending record."""
 
 
-def _fields_to_record(values, tag: int = 0) -> bytes:
-    acc = 0
-    for i, v in enumerate(values):
-        acc |= int(v) << (FIELD_BITS * i)
-    acc |= tag << TAG_OFFSET
+def _fields_to_record(fields, values, tag: int = 0) -> bytes:
+    acc = TAG.put(tag) if tag else 0
+    for f, v in zip(fields, values, strict=True):
+        acc |= f.put(int(v))
     return acc.to_bytes(RECORD_BYTES, "little")
 
 
-def _record_fields(rec: bytes, count: int) -> tuple[list[int], int]:
+def _record_fields(rec: bytes, fields) -> tuple[list[int], int]:
+    """the fields' values and the whole record as an integer"""
     acc = int.from_bytes(rec, "little")
-    return [(acc >> (FIELD_BITS * i)) & _MASK for i in range(count)], acc >> (FIELD_BITS * count)
+    return [f.get(acc) for f in fields], acc
+
+
+def _tag(window: int, bucket: int) -> int:
+    return C.MSM_RECORD_TAG_WINDOW.put(window) | C.MSM_RECORD_TAG_BUCKET.put(bucket)
 
 
 # ---- scalar stream -------------------------------------------------------------------------------------
@@ -71,7 +75,7 @@ def unpack_scalars(data: bytes) -> list[int]:
 
 # ---- point records -------------------------------------------------------------------------------------
 def pack_point_records(records) -> bytes:
-    return b"".join(_fields_to_record(q) for q in records)
+    return b"".join(_fields_to_record(POINT_FIELDS, q) for q in records)
 
 
 def unpack_point_records(data: bytes, p: int) -> list[tuple]:
@@ -79,9 +83,9 @@ def unpack_point_records(data: bytes, p: int) -> list[tuple]:
         raise FormatError(f"point record data is {len(data)} bytes, not a multiple of {RECORD_BYTES}")
     out = []
     for i in range(len(data) // RECORD_BYTES):
-        fields, rest = _record_fields(data[i * RECORD_BYTES:(i + 1) * RECORD_BYTES], 3)
-        if rest:
-            raise FormatError(f"point record {i}: bits above 1131 are not zero")
+        fields, acc = _record_fields(data[i * RECORD_BYTES:(i + 1) * RECORD_BYTES], POINT_FIELDS)
+        if acc >> POINT_END:
+            raise FormatError(f"point record {i}: bits above {POINT_END} are not zero")
         if any(v >= p for v in fields):
             raise FormatError(f"point record {i}: a coordinate is >= p")
         out.append(tuple(fields))
@@ -110,18 +114,19 @@ def pack_bucket_records(layout, buckets, partials=()) -> bytes:
         if len(window) != layout.buckets(j):
             raise ValueError(f"window {j}: {len(window)} buckets, layout says {layout.buckets(j)}")
         for k, S in enumerate(window, start=1):
-            out.append(_fields_to_record(S, C.MSM_RECORD_TAG_WINDOW.put(j) | C.MSM_RECORD_TAG_BUCKET.put(k)))
+            out.append(_fields_to_record(BUCKET_FIELDS, S, _tag(j, k)))
     partials = list(partials)
     if len(partials) > layout.partials:
         raise ValueError(f"{len(partials)} partial buckets, the layout has room for {layout.partials}")
     for j, k, S in partials:
-        out.append(_fields_to_record(S, C.MSM_RECORD_TAG_WINDOW.put(j) | C.MSM_RECORD_TAG_BUCKET.put(k)))
-    out += [_fields_to_record(IDENTITY_ACCUMULATOR)] * (layout.partials - len(partials))
+        out.append(_fields_to_record(BUCKET_FIELDS, S, _tag(j, k)))
+    out += [_fields_to_record(BUCKET_FIELDS, IDENTITY_ACCUMULATOR)] * (layout.partials - len(partials))
     return b"".join(out)
 
 
 def _bucket_fields(data: bytes, idx: int, p: int, what: str) -> tuple[tuple, int, int]:
-    fields, tag = _record_fields(data[idx * RECORD_BYTES:(idx + 1) * RECORD_BYTES], 4)
+    fields, acc = _record_fields(data[idx * RECORD_BYTES:(idx + 1) * RECORD_BYTES], BUCKET_FIELDS)
+    tag = TAG.get(acc)
     if any(v >= p for v in fields):
         raise FormatError(f"{what} record {idx}: a coordinate is >= p")
     if fields[2] == 0:

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from zkspinal.tools.host_msm import ROOT, build_host
-from reference_model import msm, msm_data, msm_formats
+from reference_model import contract as C, msm, msm_data, msm_formats
 from reference_model.curves import FQ, FR, G1, HW, TE
 
 R = FR.p
@@ -179,21 +179,24 @@ def test_bucket_records_roundtrip_and_errors():
     scalars = [rng.randrange(R) for _ in range(5)]
     buckets = msm.accumulate_buckets(L, msm.precompute_points(points).records, scalars)
     data = msm_formats.pack_bucket_records(L, buckets)
-    assert len(data) == L.total_buckets * 192
+    rb = msm_formats.RECORD_BYTES
+    assert len(data) == L.total_buckets * rb
     assert msm_formats.unpack_bucket_records(L, data, FQ.p) == buckets
-    # the record layout, bit by bit: U V W T at 377-bit strides, then window (7 bits) and bucket index (21 bits)
-    rec = int.from_bytes(data[192 * 9:192 * 10], "little")
-    U, V, W, T = buckets[1][1]
-    assert rec == U | V << 377 | W << 754 | T << 1131 | 1 << 1508 | 2 << 1515
-    rb = 192
+    # the record layout, bit by bit, as the contract declares it (MsmRecord): U V W T, then the tag (window, bucket)
+    n = FQ.p.bit_length()
+    rec = int.from_bytes(data[rb * 9:rb * 10], "little")
+    fields = (C.MSM_RECORD_BUCKET_U, C.MSM_RECORD_BUCKET_V, C.MSM_RECORD_BUCKET_W, C.MSM_RECORD_BUCKET_T)
+    tag = C.MSM_RECORD_TAG_WINDOW.put(1) | C.MSM_RECORD_TAG_BUCKET.put(2)
+    assert rec == sum(f.at(n).put(v) for f, v in zip(fields, buckets[1][1])) | C.MSM_RECORD_BUCKET_TAG.at(n).put(tag)
+    W = C.MSM_RECORD_BUCKET_W.at(n)
     with pytest.raises(msm_formats.FormatError, match="needs"):
         msm_formats.unpack_bucket_records(L, data[:-rb], FQ.p)
     with pytest.raises(msm_formats.FormatError, match="bucket record 1: tag says window 0 bucket 3"):
         msm_formats.unpack_bucket_records(L, data[:rb] + data[2 * rb:3 * rb] + data[rb:2 * rb] + data[3 * rb:], FQ.p)
-    zero_w = int.from_bytes(data[:rb], "little") & ~(((1 << 377) - 1) << 754)
+    zero_w = int.from_bytes(data[:rb], "little") & ~W.mask
     with pytest.raises(msm_formats.FormatError, match="W = 0"):
         msm_formats.unpack_bucket_records(L, zero_w.to_bytes(rb, "little") + data[rb:], FQ.p)
-    big = int.from_bytes(data[:rb], "little") | ((1 << 377) - 1)
+    big = int.from_bytes(data[:rb], "little") | C.MSM_RECORD_BUCKET_U.at(n).mask
     with pytest.raises(msm_formats.FormatError, match=">= p"):
         msm_formats.unpack_bucket_records(L, big.to_bytes(rb, "little") + data[rb:], FQ.p)
 
@@ -213,18 +216,19 @@ def test_partial_bucket_records_merge_and_errors():
     parts = [(j, k, S) for j, w in enumerate(tail) for k, S in enumerate(w, start=1) if S != msm.HW.IDENTITY_S]
     assert 1 <= len(parts) <= 2
     data = msm_formats.pack_bucket_records(LP, head, parts)
-    assert len(data) == LP.total_records * 192
+    rb, first, n = msm_formats.RECORD_BYTES, L.total_buckets, FQ.p.bit_length()
+    assert len(data) == LP.total_records * rb
     got = msm_formats.unpack_bucket_records(LP, data, FQ.p)
     assert msm.same_buckets(got, whole) and not msm.same_buckets(head, whole)
-    rb, first = 192, L.total_buckets
     unclaimed = data[(first + 3) * rb:(first + 4) * rb]
     assert unclaimed == msm_formats.pack_bucket_records(msm.WindowLayout(L.widths, partials=1), head)[-rb:]
-    bad_tag = int.from_bytes(data[first * rb:(first + 1) * rb], "little") | (63 << 1508)
+    tag = C.MSM_RECORD_BUCKET_TAG.at(n)
+    bad_tag = int.from_bytes(data[first * rb:(first + 1) * rb], "little") | tag.put(C.MSM_RECORD_TAG_WINDOW.put(63))
     with pytest.raises(msm_formats.FormatError, match="outside the layout"):
         msm_formats.unpack_bucket_records(LP, data[:first * rb] + bad_tag.to_bytes(rb, "little") + data[(first + 1) * rb:],
                                           FQ.p)
     not_identity = data[:first * rb] + data[first * rb:(first + 3) * rb] + \
-        (int.from_bytes(data[first * rb:(first + 1) * rb], "little") & ~(((1 << 28) - 1) << 1508)).to_bytes(rb, "little")
+        (int.from_bytes(data[first * rb:(first + 1) * rb], "little") & ~tag.mask).to_bytes(rb, "little")
     with pytest.raises(msm_formats.FormatError, match="unclaimed"):
         msm_formats.unpack_bucket_records(LP, not_identity, FQ.p)
     with pytest.raises(ValueError, match="room"):
@@ -239,8 +243,8 @@ def test_stream_words():
     assert msm_formats.unpack_scalars(stream[:96]) == scalars
     pre = msm.precompute_points([rand_g1(rng), None])
     data = msm_formats.pack_point_records(pre.records)
-    assert len(data) == 384 and msm_formats.unpack_point_records(data, FQ.p) == pre.records
-    with pytest.raises(msm_formats.FormatError, match="point record 1: bits above 1131"):
+    assert len(data) == 2 * msm_formats.RECORD_BYTES and msm_formats.unpack_point_records(data, FQ.p) == pre.records
+    with pytest.raises(msm_formats.FormatError, match=f"point record 1: bits above {msm_formats.POINT_END}"):
         msm_formats.unpack_point_records(data[:-1] + b"\x01", FQ.p)
 
 
@@ -297,7 +301,8 @@ def test_cli_streams_and_post(tmp_path):
     assert out.returncode == 0, out.stderr
     s = tmp_path / "s"
     assert (s / "exceptions.txt").read_text() == "4\n"
-    assert (s / "scalars.bin").stat().st_size == 192 and (s / "points.bin").stat().st_size == 5 * 192
+    rb = msm_formats.RECORD_BYTES
+    assert (s / "scalars.bin").stat().st_size == 3 * C.MSM_RECORD_SCALARS.bytes and (s / "points.bin").stat().st_size == 5 * rb
     want = msm.format_result(msm.msm_double_and_add(points, scalars))
     assert (s / "result.txt").read_text().strip() == want == out.stdout.strip()
     post = cli("post", "--input", f, "--buckets", s / "buckets.bin", "--windows", "9x28,1")

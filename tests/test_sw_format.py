@@ -10,7 +10,7 @@ import pytest
 
 from zkspinal.sim import simrun
 
-from reference_model import field
+from reference_model import contract as C, field
 from zkspinal.tools.sw import BIN, build_sw
 
 P = field.get("bls12_381_fr").p
@@ -28,7 +28,8 @@ def conv(request):
 
 
 def word(v: int, last: bool) -> str:
-    return (v | (1 << 255 if last else 0)).to_bytes(32, "little").hex()
+    flag = C.POSEIDON_FRAME_BEAT_LAST.at().put(1) if last else 0   # the in-band end of a preimage
+    return (v | flag).to_bytes(C.POSEIDON_FRAME_BEAT.bytes, "little").hex()
 
 
 def token(rng, v: int) -> str:

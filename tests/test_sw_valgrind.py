@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from zkspinal.sim.buildlock import make
-from reference_model import keccak
+from reference_model import contract as C, keccak
 from zkspinal.tools.sw import MSM_TOP, PAIR_TOP, POSEIDON_TOP, SPEED_TOP, SPONGE_TOP, SW, VALGRIND, build_sw, emulator, ok, tool
 
 pytestmark = pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
@@ -28,7 +28,7 @@ def test_keccak_tools_valgrind(tmp_path):
     with emulator(SPEED_TOP) as dev:
         r = ok(tool("zk-keccak", "-d", dev, "speed", "-r", 4, "-n", 6, "-e", 2, "-f", 3, valgrind=True))
         assert int(r.stdout.split()[1], 16) == keccak.checksum(4, 6, 2, 3)
-        ok(tool("zk-status", "-d", dev, "-r", "0x13c", valgrind=True))
+        ok(tool("zk-status", "-d", dev, "-r", f"{C.KECCAK_SPEED_FREQ:#x}", valgrind=True))
         r = tool("zk-keccak", "-d", dev, "speed", "-f", 0, valgrind=True)  # an error path
         assert r.returncode == 1 and "refused" in r.stderr
     msgs = [random.Random(9).randbytes(n) for n in (0, 5, 135, 136, 300)]

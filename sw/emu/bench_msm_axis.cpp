@@ -13,7 +13,7 @@
 // channels m_axi_mem<c> are card memory models (zkemu_mem.h): first beat --mem-latency cycles (default 40) after a
 // read address, each beat held back with probability --mem-stall percent (default 10).
 //
-// SCALARS.bin / POINTS.bin are the stream payloads of reference_model/msm_formats.py (64-byte beats; tlast on the
+// SCALARS.bin / POINTS.bin are the stream payloads of reference_model/msm_formats.py (MsmRecord's beats; tlast on the
 // last beat); OUT.json gets the AXI4-Lite counters.  SAMPLE_CYCLES > 0: while the job runs, the harness also reads
 // BUSY (low word), STALLS, CONSUMED, PHASE and each adder's BUSY (low word) over AXI4-Lite every SAMPLE_CYCLES cycles, on the register port only
 // (the streams keep their own schedule), and writes the series into OUT.json ("samples": cycle of each sample
@@ -32,10 +32,14 @@
 #include <vector>
 
 #include "verilated.h"
-#include "zk_contract.h" // the register offsets (MsmAxisRegs)
+#include "zk_contract.h" // the register offsets (MsmAxisRegs), the beats (MsmRecord)
 #include "zkemu_bus.h"
 #include "zkemu_mem.h"
 #include "zkemu_proto.h"
+
+// bytes of a beat of the three streams (MsmRecord: scalar beats, point and bucket records share it)
+static constexpr size_t BEAT = ZK_MSM_RECORD_POINT_BEAT_BYTES;
+static_assert(BEAT == ZK_MSM_RECORD_SCALARS_BYTES && BEAT == ZK_MSM_RECORD_BUCKET_BEAT_BYTES, "one beat width");
 
 static Model *dut;
 static const Port *clk;
@@ -222,8 +226,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (argc > 9 && !dut->trace(argv[9])) std::fprintf(stderr, "%s: built without FST tracing (WAVES=1)\n", argv[0]);
-  if (sc.size() % 64 || pt.size() % 64) { std::fprintf(stderr, "stream files must be whole 64-byte beats\n"); return 2; }
-  size_t sBeats = sc.size() / 64, pBeats = pt.size() / 64;
+  if (sc.size() % BEAT || pt.size() % BEAT) { std::fprintf(stderr, "stream files must be whole beats\n"); return 2; }
+  size_t sBeats = sc.size() / BEAT, pBeats = pt.size() / BEAT;
   clk->set(0); rstn->set(0);
   scalars->valid->set(0); points->valid->set(0); buckets->ready->set(0);
   axil->drive(false); // valids and readies low
@@ -242,7 +246,7 @@ int main(int argc, char **argv) {
     for (size_t li = 0; li < pBeats;) {
       bool pv = !coin();
       points->valid->set(pv);
-      if (pv) { points->data->set(&pt[64 * li], 64); points->last->set(li + 1 == pBeats); }
+      if (pv) { points->data->set(&pt[BEAT * li], BEAT); points->last->set(li + 1 == pBeats); }
       axil->drive(true);
       mem_drive();
       dut->eval();
@@ -275,15 +279,15 @@ int main(int argc, char **argv) {
   uint64_t nextErrorCheck = start + 0x10000;
   size_t si = 0, pi = 0;
   std::vector<uint8_t> out;
-  uint8_t beat[64];
+  uint8_t beat[BEAT];
   bool last = false;
   uint64_t lastProgress = cycle;
   while (!last) {
     bool sv = si < sBeats && !coin(), pv = pi < pBeats && !coin(), orr = !coin();
     scalars->valid->set(sv);
-    if (sv) { scalars->data->set(&sc[64 * si], 64); scalars->last->set(si + 1 == sBeats); }
+    if (sv) { scalars->data->set(&sc[BEAT * si], BEAT); scalars->last->set(si + 1 == sBeats); }
     points->valid->set(pv);
-    if (pv) { points->data->set(&pt[64 * pi], 64); points->last->set(pi + 1 == pBeats); }
+    if (pv) { points->data->set(&pt[BEAT * pi], BEAT); points->last->set(pi + 1 == pBeats); }
     buckets->ready->set(orr);
     sampler.step(true);
     axil->drive(true);
@@ -293,7 +297,7 @@ int main(int argc, char **argv) {
     mem_sample();
     bool sf = sv && scalars->ready->get(), pf = pv && points->ready->get();
     bool of = orr && buckets->valid->get();
-    if (of) { buckets->data->get(beat, 64); out.insert(out.end(), beat, beat + 64); last = buckets->last->get() != 0; }
+    if (of) { buckets->data->get(beat, BEAT); out.insert(out.end(), beat, beat + BEAT); last = buckets->last->get() != 0; }
     tick();
     axil->advance(reply);
     mem_advance();

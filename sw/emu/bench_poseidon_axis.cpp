@@ -6,8 +6,8 @@
 //
 //   poseidon_axis_sim --in FILE --out FILE [--pause-in P] [--pause-out P] [--seed S] [--idle-timeout CYCLES]
 //
-// Input records (34 bytes): TDATA (32 bytes, little-endian), TUSER (1 byte: bits 7..0), TLAST (1 byte).
-// Output records (41 bytes): TDATA (32 bytes), TUSER (1 byte), the cycle of the handshake (8 bytes, little-endian).
+// Input records (D + 2 bytes): TDATA (D = PoseidonFrame's beat bytes, little-endian), TUSER (1 byte: bits 7..0),
+// TLAST (1 byte).  Output records (D + 9 bytes): TDATA, TUSER (1 byte), the cycle of the handshake (8 bytes, LE).
 // Ends when every frame of the input (TLAST count) has its output beat; prints a JSON line of statistics and the
 // AXI4-Lite counters on stdout.  Exit 1 on usage or I/O errors (or a top without the expected ports), 3 when no output
 // beat comes for --idle-timeout cycles.
@@ -23,9 +23,11 @@
 #include <stdexcept>
 
 #include "verilated.h"
-#include "zk_contract.h" // the register offsets (PoseidonRegs)
+#include "zk_contract.h" // the register offsets (PoseidonRegs), the beat (PoseidonFrame)
 #include "zkemu_bus.h"
 #include "zkemu_proto.h"
+
+static constexpr size_t D = ZK_POSEIDON_FRAME_BEAT_BYTES; // TDATA bytes
 
 static Model *dut;
 static const Port *clk;
@@ -131,7 +133,7 @@ int main(int argc, char **argv) {
     tick();
     uint64_t start = cycle;
 
-    unsigned char rec[34];
+    unsigned char rec[D + 2];
     bool have = false, eof = false, holding = false;
     uint64_t frames = 0, beats = 0, outputs = 0, last_out = cycle;
     int rc = 0;
@@ -144,9 +146,9 @@ int main(int argc, char **argv) {
         }
         if (!holding && have && !(pause_in > 0 && rnd() < pause_in)) {
             holding = true;
-            s_axis->data->set(rec, 32);
-            s_axis->user->set(rec[32]);
-            s_axis->last->set(rec[33] != 0);
+            s_axis->data->set(rec, D);
+            s_axis->user->set(rec[D]);
+            s_axis->last->set(rec[D + 1] != 0);
         }
         s_axis->valid->set(holding);
         bool m_ready = !(pause_out > 0 && rnd() < pause_out);
@@ -154,11 +156,11 @@ int main(int argc, char **argv) {
         dut->eval();
         bool s_fire = holding && s_axis->ready->get();
         if (m_axis->valid->get() && m_ready) {
-            unsigned char o[41];
-            m_axis->data->get(o, 32);
-            o[32] = (unsigned char)m_axis->user->get();
+            unsigned char o[D + 9];
+            m_axis->data->get(o, D);
+            o[D] = (unsigned char)m_axis->user->get();
             uint64_t t = cycle - start;
-            memcpy(o + 33, &t, 8);
+            memcpy(o + D + 1, &t, 8);
             if (fwrite(o, 1, sizeof o, out) != sizeof o) { fprintf(stderr, "%s: %s\n", out_path, strerror(errno)); rc = 1; break; }
             outputs++;
             last_out = cycle;
@@ -168,7 +170,7 @@ int main(int argc, char **argv) {
             holding = false;
             have = false;
             beats++;
-            if (rec[33]) frames++;
+            if (rec[D + 1]) frames++;
         }
         if (eof && !have && outputs == frames) break;
         if (cycle - last_out > idle_timeout) {

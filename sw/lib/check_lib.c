@@ -1,6 +1,7 @@
 /* check-lib: library behaviour that the tools cannot reach, against a PairFixture device (H2C 0, H2C 1 -> C2H 0).
  *   check-lib PREFIX      exit 0 when every check holds; prints each failed check */
 #include "zkxdma.h"
+#include "zk_contract_kat.h" /* the contract's known answers: a mutated layout stops the build */
 
 #include <errno.h>
 #include <stdio.h>

@@ -17,6 +17,26 @@ typedef struct zk_code_desc {
     uint32_t value;
     const char *doc;
 } zk_code_desc;
+/* bits [lsb, lsb + width) of a record held as little-endian bytes; v: the value's 64-bit limbs, low limb first (put clears the field's other bits) */
+static inline void zk_bits_put(uint8_t *rec, uint32_t lsb, uint32_t width, const uint64_t *v) {
+    for (uint32_t i = 0; i < width; i++) {
+        uint32_t b = lsb + i;
+        uint8_t m = (uint8_t)(1u << (b & 7u));
+        if ((v[i >> 6] >> (i & 63u)) & 1u)
+            rec[b >> 3] |= m;
+        else
+            rec[b >> 3] &= (uint8_t)~m;
+    }
+}
+static inline void zk_bits_get(const uint8_t *rec, uint32_t lsb, uint32_t width, uint64_t *v) {
+    for (uint32_t i = 0; i < (width + 63u) / 64u; i++)
+        v[i] = 0;
+    for (uint32_t i = 0; i < width; i++) {
+        uint32_t b = lsb + i;
+        if ((rec[b >> 3] >> (b & 7u)) & 1u)
+            v[i >> 6] |= (uint64_t)1 << (i & 63u);
+    }
+}
 
 /* the XDMA user BAR: byte offsets of each block's window (hw/src/zkspinal/contract/CoreIdentity.scala) */
 #define ZK_USER_BAR_CORE 0x000u /* the core's AXI4-Lite registers (64 KiB window) */
@@ -150,6 +170,58 @@ static const zk_code_desc ZK_POSEIDON_ERROR_CODES[] = {
     {"length", 0x004u, "the frame is longer than the widest arity, or a header frame has no element or more than its arity"},
     {0, 0, 0}};
 
+/* PoseidonAxis stream beats (TDATA, TUSER) (hw/src/zkspinal/poseidon/PoseidonAxis.scala) */
+/* record beat: TDATA of a beat in or out: one field element; in a stream the host sends many frames in one DMA write, the top bit marks a frame's last element (InbandLast) */
+#define ZK_POSEIDON_FRAME_BEAT_BEATS 1u
+#define ZK_POSEIDON_FRAME_BEAT_BEAT_BITS 256u
+#define ZK_POSEIDON_FRAME_BEAT_BEAT_BYTES 32u
+#define ZK_POSEIDON_FRAME_BEAT_BYTES 32u
+#define ZK_POSEIDON_FRAME_BEAT_MAX_N 255u
+/* record in_user: TUSER of an input frame's first beat (ignored on the others) */
+#define ZK_POSEIDON_FRAME_IN_USER_BEATS 1u
+#define ZK_POSEIDON_FRAME_IN_USER_BEAT_BITS 32u
+#define ZK_POSEIDON_FRAME_IN_USER_BEAT_BYTES 4u
+#define ZK_POSEIDON_FRAME_IN_USER_BYTES 4u
+#define ZK_POSEIDON_FRAME_IN_USER_MAX_N 255u
+/* record out_user: TUSER of an output beat */
+#define ZK_POSEIDON_FRAME_OUT_USER_BEATS 1u
+#define ZK_POSEIDON_FRAME_OUT_USER_BEAT_BITS 32u
+#define ZK_POSEIDON_FRAME_OUT_USER_BEAT_BYTES 4u
+#define ZK_POSEIDON_FRAME_OUT_USER_BYTES 4u
+#define ZK_POSEIDON_FRAME_OUT_USER_MAX_N 255u
+#define ZK_POSEIDON_FRAME_BEAT_ELEMENT_LSB(n) 0u /* beat[0, n): the field element, canonical (< p); out: the digest, or 0 for a rejected frame */
+#define ZK_POSEIDON_FRAME_BEAT_ELEMENT_WIDTH(n) (1u * (n) + 0u)
+static inline void zk_poseidon_frame_beat_element_put(uint8_t *rec, uint32_t n, const uint64_t *v) {
+    zk_bits_put(rec, ZK_POSEIDON_FRAME_BEAT_ELEMENT_LSB(n), ZK_POSEIDON_FRAME_BEAT_ELEMENT_WIDTH(n), v);
+}
+static inline void zk_poseidon_frame_beat_element_get(const uint8_t *rec, uint32_t n, uint64_t *v) {
+    zk_bits_get(rec, ZK_POSEIDON_FRAME_BEAT_ELEMENT_LSB(n), ZK_POSEIDON_FRAME_BEAT_ELEMENT_WIDTH(n), v);
+}
+#define ZK_POSEIDON_FRAME_BEAT_LAST_LSB 255u /* beat[255, 256): in-band end of frame: set on a frame's last element (free: elements are < 2^n); InbandLast clears it and sets TLAST */
+#define ZK_POSEIDON_FRAME_BEAT_LAST_WIDTH 1u
+static inline void zk_poseidon_frame_beat_last_put(uint8_t *rec, const uint64_t *v) {
+    zk_bits_put(rec, ZK_POSEIDON_FRAME_BEAT_LAST_LSB, ZK_POSEIDON_FRAME_BEAT_LAST_WIDTH, v);
+}
+static inline void zk_poseidon_frame_beat_last_get(const uint8_t *rec, uint64_t *v) {
+    zk_bits_get(rec, ZK_POSEIDON_FRAME_BEAT_LAST_LSB, ZK_POSEIDON_FRAME_BEAT_LAST_WIDTH, v);
+}
+#define ZK_POSEIDON_FRAME_IN_USER_ARITY_LSB 0u /* in_user[0, 8): 0: a MerkleTree hash (arity = frame length, tag 2^arity - 1); A != 0: a header frame of arity A whose first beat is the domain tag */
+#define ZK_POSEIDON_FRAME_IN_USER_ARITY_WIDTH 8u
+static inline void zk_poseidon_frame_in_user_arity_put(uint8_t *rec, const uint64_t *v) {
+    zk_bits_put(rec, ZK_POSEIDON_FRAME_IN_USER_ARITY_LSB, ZK_POSEIDON_FRAME_IN_USER_ARITY_WIDTH, v);
+}
+static inline void zk_poseidon_frame_in_user_arity_get(const uint8_t *rec, uint64_t *v) {
+    zk_bits_get(rec, ZK_POSEIDON_FRAME_IN_USER_ARITY_LSB, ZK_POSEIDON_FRAME_IN_USER_ARITY_WIDTH, v);
+}
+#define ZK_POSEIDON_FRAME_OUT_USER_ERROR_LSB 0u /* out_user[0, 3): 0 for a digest; for a rejected frame the OR of the PoseidonErrors codes */
+#define ZK_POSEIDON_FRAME_OUT_USER_ERROR_WIDTH 3u
+static inline void zk_poseidon_frame_out_user_error_put(uint8_t *rec, const uint64_t *v) {
+    zk_bits_put(rec, ZK_POSEIDON_FRAME_OUT_USER_ERROR_LSB, ZK_POSEIDON_FRAME_OUT_USER_ERROR_WIDTH, v);
+}
+static inline void zk_poseidon_frame_out_user_error_get(const uint8_t *rec, uint64_t *v) {
+    zk_bits_get(rec, ZK_POSEIDON_FRAME_OUT_USER_ERROR_LSB, ZK_POSEIDON_FRAME_OUT_USER_ERROR_WIDTH, v);
+}
+
 /* MsmAxis registers (AXI4-Lite, 32-bit, byte offsets; a 64-bit counter: low word, high word at + 4) (hw/src/zkspinal/msm/MsmAxis.scala) */
 #define ZK_MSM_CONTROL 0x000u /* write: bit 0 start (taken when idle and no error), bit 1 soft reset (aborts a running job or load, clears the error flags, empties the input FIFOs), bit 2 load (taken when idle and no error: the next COUNT points of the point stream go into the point store as points 0..COUNT-1; no scalars, no buckets).  read: the MsmStatus bits */
 #define ZK_MSM_ERROR 0x004u /* the MsmErrors bits, sticky until soft reset; any but REFUSED aborts the job or load and from then on both input streams are drained (tready = 1, data discarded) until soft reset */
@@ -229,7 +301,7 @@ static const zk_code_desc ZK_MSM_STATUS_CODES[] = {
 #define ZK_MSM_ERROR_SCALARS_LONG 0x004u /* scalar stream: no TLAST on the last scalar */
 #define ZK_MSM_ERROR_POINTS_SHORT 0x008u /* point stream: TLAST before the last point */
 #define ZK_MSM_ERROR_POINTS_LONG 0x010u /* point stream: no TLAST on the last point */
-#define ZK_MSM_ERROR_PADDING 0x020u /* a point record with bits above 1131 */
+#define ZK_MSM_ERROR_PADDING 0x020u /* a point record with bits set above 3n (past QT) */
 #define ZK_MSM_ERROR_TIMEOUT 0x040u /* watchdog: points still due and no input for TIMEOUT cycles (a stream stopped) */
 #define ZK_MSM_ERROR_REFUSED 0x080u /* a start or load refused (ignored; does not abort): busy, an error pending, a load of 0 or more than CAPACITY points, a resident start with more points than STORED */
 #define ZK_MSM_ERROR_MEMORY 0x100u /* the point store's memory answered with an error response (SLVERR or DECERR) */
@@ -240,19 +312,117 @@ static const zk_code_desc ZK_MSM_ERROR_CODES[] = {
     {"scalars_long", 0x004u, "scalar stream: no TLAST on the last scalar"},
     {"points_short", 0x008u, "point stream: TLAST before the last point"},
     {"points_long", 0x010u, "point stream: no TLAST on the last point"},
-    {"padding", 0x020u, "a point record with bits above 1131"},
+    {"padding", 0x020u, "a point record with bits set above 3n (past QT)"},
     {"timeout", 0x040u, "watchdog: points still due and no input for TIMEOUT cycles (a stream stopped)"},
     {"refused", 0x080u, "a start or load refused (ignored; does not abort): busy, an error pending, a load of 0 or more than CAPACITY points, a resident start with more points than STORED"},
     {"memory", 0x100u, "the point store's memory answered with an error response (SLVERR or DECERR)"},
     {"stray_points", 0x200u, "a point beat arrived during a resident job (its points come from the point store)"},
     {0, 0, 0}};
 
-/* MsmAxis bucket record tag (at bit 4n of a record, after U, V, W, T) (hw/src/zkspinal/msm/MsmAxis.scala) */
+/* MsmAxis stream records: scalar beats, point records, bucket records and the bucket record's tag (hw/src/zkspinal/msm/MsmAxis.scala) */
 #define ZK_MSM_RECORD_TAG_BITS 0x01Cu /* bits of the tag */
 #define ZK_MSM_RECORD_TAG_WINDOW_LSB 0u /* tag[6:0]: the window j (0 for a record past the buckets that carries nothing) */
 #define ZK_MSM_RECORD_TAG_WINDOW_WIDTH 7u
 #define ZK_MSM_RECORD_TAG_BUCKET_LSB 7u /* tag[27:7]: the bucket index k >= 1 (0: nothing) */
 #define ZK_MSM_RECORD_TAG_BUCKET_WIDTH 21u
+/* record scalars: a beat of the scalar stream: two scalars (plain unsigned integers < r), zero-padded to a whole beat when the count is odd */
+#define ZK_MSM_RECORD_SCALARS_BEATS 1u
+#define ZK_MSM_RECORD_SCALARS_BEAT_BITS 512u
+#define ZK_MSM_RECORD_SCALARS_BEAT_BYTES 64u
+#define ZK_MSM_RECORD_SCALARS_BYTES 64u
+#define ZK_MSM_RECORD_SCALARS_MAX_N 377u
+/* record point: a point record of the point stream: the precomputed point (QM, QP, QT), zero above 3n */
+#define ZK_MSM_RECORD_POINT_BEATS 3u
+#define ZK_MSM_RECORD_POINT_BEAT_BITS 512u
+#define ZK_MSM_RECORD_POINT_BEAT_BYTES 64u
+#define ZK_MSM_RECORD_POINT_BYTES 192u
+#define ZK_MSM_RECORD_POINT_MAX_N 377u
+/* record bucket: a bucket record of the read-out stream: the bucket in extended coordinates (U, V, W, T) and its tag; TLAST on the last beat of the last record */
+#define ZK_MSM_RECORD_BUCKET_BEATS 3u
+#define ZK_MSM_RECORD_BUCKET_BEAT_BITS 512u
+#define ZK_MSM_RECORD_BUCKET_BEAT_BYTES 64u
+#define ZK_MSM_RECORD_BUCKET_BYTES 192u
+#define ZK_MSM_RECORD_BUCKET_MAX_N 377u
+#define ZK_MSM_RECORD_SCALARS_FIRST_LSB 0u /* scalars[0, 256): the scalar of the even index */
+#define ZK_MSM_RECORD_SCALARS_FIRST_WIDTH 256u
+static inline void zk_msm_record_scalars_first_put(uint8_t *rec, const uint64_t *v) {
+    zk_bits_put(rec, ZK_MSM_RECORD_SCALARS_FIRST_LSB, ZK_MSM_RECORD_SCALARS_FIRST_WIDTH, v);
+}
+static inline void zk_msm_record_scalars_first_get(const uint8_t *rec, uint64_t *v) {
+    zk_bits_get(rec, ZK_MSM_RECORD_SCALARS_FIRST_LSB, ZK_MSM_RECORD_SCALARS_FIRST_WIDTH, v);
+}
+#define ZK_MSM_RECORD_SCALARS_SECOND_LSB 256u /* scalars[256, 512): the scalar of the odd index */
+#define ZK_MSM_RECORD_SCALARS_SECOND_WIDTH 256u
+static inline void zk_msm_record_scalars_second_put(uint8_t *rec, const uint64_t *v) {
+    zk_bits_put(rec, ZK_MSM_RECORD_SCALARS_SECOND_LSB, ZK_MSM_RECORD_SCALARS_SECOND_WIDTH, v);
+}
+static inline void zk_msm_record_scalars_second_get(const uint8_t *rec, uint64_t *v) {
+    zk_bits_get(rec, ZK_MSM_RECORD_SCALARS_SECOND_LSB, ZK_MSM_RECORD_SCALARS_SECOND_WIDTH, v);
+}
+#define ZK_MSM_RECORD_POINT_QM_LSB(n) 0u /* point[0, n): QM = y - x */
+#define ZK_MSM_RECORD_POINT_QM_WIDTH(n) (1u * (n) + 0u)
+static inline void zk_msm_record_point_qm_put(uint8_t *rec, uint32_t n, const uint64_t *v) {
+    zk_bits_put(rec, ZK_MSM_RECORD_POINT_QM_LSB(n), ZK_MSM_RECORD_POINT_QM_WIDTH(n), v);
+}
+static inline void zk_msm_record_point_qm_get(const uint8_t *rec, uint32_t n, uint64_t *v) {
+    zk_bits_get(rec, ZK_MSM_RECORD_POINT_QM_LSB(n), ZK_MSM_RECORD_POINT_QM_WIDTH(n), v);
+}
+#define ZK_MSM_RECORD_POINT_QP_LSB(n) (1u * (n) + 0u) /* point[n, 2n): QP = y + x */
+#define ZK_MSM_RECORD_POINT_QP_WIDTH(n) (1u * (n) + 0u)
+static inline void zk_msm_record_point_qp_put(uint8_t *rec, uint32_t n, const uint64_t *v) {
+    zk_bits_put(rec, ZK_MSM_RECORD_POINT_QP_LSB(n), ZK_MSM_RECORD_POINT_QP_WIDTH(n), v);
+}
+static inline void zk_msm_record_point_qp_get(const uint8_t *rec, uint32_t n, uint64_t *v) {
+    zk_bits_get(rec, ZK_MSM_RECORD_POINT_QP_LSB(n), ZK_MSM_RECORD_POINT_QP_WIDTH(n), v);
+}
+#define ZK_MSM_RECORD_POINT_QT_LSB(n) (2u * (n) + 0u) /* point[2n, 3n): QT = 2d·x·y */
+#define ZK_MSM_RECORD_POINT_QT_WIDTH(n) (1u * (n) + 0u)
+static inline void zk_msm_record_point_qt_put(uint8_t *rec, uint32_t n, const uint64_t *v) {
+    zk_bits_put(rec, ZK_MSM_RECORD_POINT_QT_LSB(n), ZK_MSM_RECORD_POINT_QT_WIDTH(n), v);
+}
+static inline void zk_msm_record_point_qt_get(const uint8_t *rec, uint32_t n, uint64_t *v) {
+    zk_bits_get(rec, ZK_MSM_RECORD_POINT_QT_LSB(n), ZK_MSM_RECORD_POINT_QT_WIDTH(n), v);
+}
+#define ZK_MSM_RECORD_BUCKET_U_LSB(n) 0u /* bucket[0, n): U */
+#define ZK_MSM_RECORD_BUCKET_U_WIDTH(n) (1u * (n) + 0u)
+static inline void zk_msm_record_bucket_u_put(uint8_t *rec, uint32_t n, const uint64_t *v) {
+    zk_bits_put(rec, ZK_MSM_RECORD_BUCKET_U_LSB(n), ZK_MSM_RECORD_BUCKET_U_WIDTH(n), v);
+}
+static inline void zk_msm_record_bucket_u_get(const uint8_t *rec, uint32_t n, uint64_t *v) {
+    zk_bits_get(rec, ZK_MSM_RECORD_BUCKET_U_LSB(n), ZK_MSM_RECORD_BUCKET_U_WIDTH(n), v);
+}
+#define ZK_MSM_RECORD_BUCKET_V_LSB(n) (1u * (n) + 0u) /* bucket[n, 2n): V */
+#define ZK_MSM_RECORD_BUCKET_V_WIDTH(n) (1u * (n) + 0u)
+static inline void zk_msm_record_bucket_v_put(uint8_t *rec, uint32_t n, const uint64_t *v) {
+    zk_bits_put(rec, ZK_MSM_RECORD_BUCKET_V_LSB(n), ZK_MSM_RECORD_BUCKET_V_WIDTH(n), v);
+}
+static inline void zk_msm_record_bucket_v_get(const uint8_t *rec, uint32_t n, uint64_t *v) {
+    zk_bits_get(rec, ZK_MSM_RECORD_BUCKET_V_LSB(n), ZK_MSM_RECORD_BUCKET_V_WIDTH(n), v);
+}
+#define ZK_MSM_RECORD_BUCKET_W_LSB(n) (2u * (n) + 0u) /* bucket[2n, 3n): W (non-zero) */
+#define ZK_MSM_RECORD_BUCKET_W_WIDTH(n) (1u * (n) + 0u)
+static inline void zk_msm_record_bucket_w_put(uint8_t *rec, uint32_t n, const uint64_t *v) {
+    zk_bits_put(rec, ZK_MSM_RECORD_BUCKET_W_LSB(n), ZK_MSM_RECORD_BUCKET_W_WIDTH(n), v);
+}
+static inline void zk_msm_record_bucket_w_get(const uint8_t *rec, uint32_t n, uint64_t *v) {
+    zk_bits_get(rec, ZK_MSM_RECORD_BUCKET_W_LSB(n), ZK_MSM_RECORD_BUCKET_W_WIDTH(n), v);
+}
+#define ZK_MSM_RECORD_BUCKET_T_LSB(n) (3u * (n) + 0u) /* bucket[3n, 4n): T */
+#define ZK_MSM_RECORD_BUCKET_T_WIDTH(n) (1u * (n) + 0u)
+static inline void zk_msm_record_bucket_t_put(uint8_t *rec, uint32_t n, const uint64_t *v) {
+    zk_bits_put(rec, ZK_MSM_RECORD_BUCKET_T_LSB(n), ZK_MSM_RECORD_BUCKET_T_WIDTH(n), v);
+}
+static inline void zk_msm_record_bucket_t_get(const uint8_t *rec, uint32_t n, uint64_t *v) {
+    zk_bits_get(rec, ZK_MSM_RECORD_BUCKET_T_LSB(n), ZK_MSM_RECORD_BUCKET_T_WIDTH(n), v);
+}
+#define ZK_MSM_RECORD_BUCKET_TAG_LSB(n) (4u * (n) + 0u) /* bucket[4n, 4n + 28): the tag: window and bucket index (MSM_RECORD_TAG_*) */
+#define ZK_MSM_RECORD_BUCKET_TAG_WIDTH(n) 28u
+static inline void zk_msm_record_bucket_tag_put(uint8_t *rec, uint32_t n, const uint64_t *v) {
+    zk_bits_put(rec, ZK_MSM_RECORD_BUCKET_TAG_LSB(n), ZK_MSM_RECORD_BUCKET_TAG_WIDTH(n), v);
+}
+static inline void zk_msm_record_bucket_tag_get(const uint8_t *rec, uint32_t n, uint64_t *v) {
+    zk_bits_get(rec, ZK_MSM_RECORD_BUCKET_TAG_LSB(n), ZK_MSM_RECORD_BUCKET_TAG_WIDTH(n), v);
+}
 static const zk_code_desc ZK_MSM_RECORD_CODES[] = {
     {"tag_bits", 0x01Cu, "bits of the tag"},
     {0, 0, 0}};

@@ -17,6 +17,105 @@ impl Field {
     pub const fn get(&self, v: u64) -> u64 {
         (v >> self.lsb) & self.mask()
     }
+    /// x at the field's bits of a register value (x cut to the field's width)
+    pub const fn put(&self, x: u64) -> u64 {
+        (x & self.mask()) << self.lsb
+    }
+    /// writes v (64-bit limbs, low first) into the field's bits of a record held as little-endian words
+    pub fn put_words(&self, rec: &mut [u64], v: &[u64]) {
+        let mut done = 0;
+        while done < self.width {
+            let take = (self.width - done).min(64);
+            let m = if take == 64 { u64::MAX } else { (1u64 << take) - 1 };
+            let x = v[(done / 64) as usize] & m;
+            let pos = self.lsb + done;
+            let (q, r) = ((pos / 64) as usize, pos % 64);
+            rec[q] = (rec[q] & !(m << r)) | (x << r);
+            if r > 0 && r + take > 64 {
+                rec[q + 1] = (rec[q + 1] & !(m >> (64 - r))) | (x >> (64 - r));
+            }
+            done += take;
+        }
+    }
+    /// the field's bits of a record held as little-endian words, as 64-bit limbs (low first) into out
+    pub fn get_words(&self, rec: &[u64], out: &mut [u64]) {
+        let mut done = 0;
+        while done < self.width {
+            let take = (self.width - done).min(64);
+            let m = if take == 64 { u64::MAX } else { (1u64 << take) - 1 };
+            let pos = self.lsb + done;
+            let (q, r) = ((pos / 64) as usize, pos % 64);
+            let mut x = rec[q] >> r;
+            if r > 0 && r + take > 64 {
+                x |= rec[q + 1] << (64 - r);
+            }
+            out[(done / 64) as usize] = x & m;
+            done += take;
+        }
+    }
+    /// put_words on a record held as little-endian bytes (bit by bit: for narrow fields)
+    pub fn put_bytes(&self, rec: &mut [u8], v: &[u64]) {
+        for i in 0..self.width {
+            let b = (self.lsb + i) as usize;
+            let m = 1u8 << (b % 8);
+            if (v[(i / 64) as usize] >> (i % 64)) & 1 == 1 {
+                rec[b / 8] |= m;
+            } else {
+                rec[b / 8] &= !m;
+            }
+        }
+    }
+    /// get_words on a record held as little-endian bytes (bit by bit: for narrow fields)
+    pub fn get_bytes(&self, rec: &[u8], out: &mut [u64]) {
+        for l in out.iter_mut().take(((self.width + 63) / 64) as usize) {
+            *l = 0;
+        }
+        for i in 0..self.width {
+            let b = (self.lsb + i) as usize;
+            if (rec[b / 8] >> (b % 8)) & 1 == 1 {
+                out[(i / 64) as usize] |= 1u64 << (i % 64);
+            }
+        }
+    }
+}
+
+/// a stream record: `beats` beats of `beat_bits` bits (little-endian), for field widths n <= `max_n`
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Record {
+    pub beats: u32,
+    pub beat_bits: u32,
+    pub max_n: u32,
+}
+
+impl Record {
+    pub const fn bits(&self) -> usize {
+        (self.beats * self.beat_bits) as usize
+    }
+    pub const fn bytes(&self) -> usize {
+        self.bits() / 8
+    }
+    pub const fn words(&self) -> usize {
+        self.bits() / 64
+    }
+    pub const fn beat_bytes(&self) -> usize {
+        (self.beat_bits / 8) as usize
+    }
+}
+
+/// bits [lsb_k*n + lsb_c, + width_k*n + width_c) of a record, n the field width
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordField {
+    pub lsb_k: u32,
+    pub lsb_c: u32,
+    pub width_k: u32,
+    pub width_c: u32,
+}
+
+impl RecordField {
+    /// the field's bits for field width n
+    pub const fn at(&self, n: u32) -> Field {
+        Field { lsb: self.lsb_k * n + self.lsb_c, width: self.width_k * n + self.width_c }
+    }
 }
 
 // the XDMA user BAR: byte offsets of each block's window (hw/src/zkspinal/contract/CoreIdentity.scala)
@@ -129,6 +228,22 @@ pub const POSEIDON_ERROR_ARITY: u32 = 0x002;
 /// the frame is longer than the widest arity, or a header frame has no element or more than its arity
 pub const POSEIDON_ERROR_LENGTH: u32 = 0x004;
 
+// PoseidonAxis stream beats (TDATA, TUSER) (hw/src/zkspinal/poseidon/PoseidonAxis.scala)
+/// TDATA of a beat in or out: one field element; in a stream the host sends many frames in one DMA write, the top bit marks a frame's last element (InbandLast)
+pub const POSEIDON_FRAME_BEAT: Record = Record { beats: 1, beat_bits: 256, max_n: 255 };
+/// TUSER of an input frame's first beat (ignored on the others)
+pub const POSEIDON_FRAME_IN_USER: Record = Record { beats: 1, beat_bits: 32, max_n: 255 };
+/// TUSER of an output beat
+pub const POSEIDON_FRAME_OUT_USER: Record = Record { beats: 1, beat_bits: 32, max_n: 255 };
+/// beat[0, n): the field element, canonical (< p); out: the digest, or 0 for a rejected frame
+pub const POSEIDON_FRAME_BEAT_ELEMENT: RecordField = RecordField { lsb_k: 0, lsb_c: 0, width_k: 1, width_c: 0 };
+/// beat[255, 256): in-band end of frame: set on a frame's last element (free: elements are < 2^n); InbandLast clears it and sets TLAST
+pub const POSEIDON_FRAME_BEAT_LAST: RecordField = RecordField { lsb_k: 0, lsb_c: 255, width_k: 0, width_c: 1 };
+/// in_user[0, 8): 0: a MerkleTree hash (arity = frame length, tag 2^arity - 1); A != 0: a header frame of arity A whose first beat is the domain tag
+pub const POSEIDON_FRAME_IN_USER_ARITY: RecordField = RecordField { lsb_k: 0, lsb_c: 0, width_k: 0, width_c: 8 };
+/// out_user[0, 3): 0 for a digest; for a rejected frame the OR of the PoseidonErrors codes
+pub const POSEIDON_FRAME_OUT_USER_ERROR: RecordField = RecordField { lsb_k: 0, lsb_c: 0, width_k: 0, width_c: 3 };
+
 // MsmAxis registers (AXI4-Lite, 32-bit, byte offsets; a 64-bit counter: low word, high word at + 4) (hw/src/zkspinal/msm/MsmAxis.scala)
 /// write: bit 0 start (taken when idle and no error), bit 1 soft reset (aborts a running job or load, clears the error flags, empties the input FIFOs), bit 2 load (taken when idle and no error: the next COUNT points of the point stream go into the point store as points 0..COUNT-1; no scalars, no buckets).  read: the MsmStatus bits
 pub const MSM_CONTROL: u32 = 0x000;
@@ -204,7 +319,7 @@ pub const MSM_ERROR_SCALARS_LONG: u32 = 0x004;
 pub const MSM_ERROR_POINTS_SHORT: u32 = 0x008;
 /// point stream: no TLAST on the last point
 pub const MSM_ERROR_POINTS_LONG: u32 = 0x010;
-/// a point record with bits above 1131
+/// a point record with bits set above 3n (past QT)
 pub const MSM_ERROR_PADDING: u32 = 0x020;
 /// watchdog: points still due and no input for TIMEOUT cycles (a stream stopped)
 pub const MSM_ERROR_TIMEOUT: u32 = 0x040;
@@ -215,13 +330,39 @@ pub const MSM_ERROR_MEMORY: u32 = 0x100;
 /// a point beat arrived during a resident job (its points come from the point store)
 pub const MSM_ERROR_STRAY_POINTS: u32 = 0x200;
 
-// MsmAxis bucket record tag (at bit 4n of a record, after U, V, W, T) (hw/src/zkspinal/msm/MsmAxis.scala)
+// MsmAxis stream records: scalar beats, point records, bucket records and the bucket record's tag (hw/src/zkspinal/msm/MsmAxis.scala)
 /// bits of the tag
 pub const MSM_RECORD_TAG_BITS: u32 = 0x01C;
 /// tag[6:0]: the window j (0 for a record past the buckets that carries nothing)
 pub const MSM_RECORD_TAG_WINDOW: Field = Field { lsb: 0, width: 7 };
 /// tag[27:7]: the bucket index k >= 1 (0: nothing)
 pub const MSM_RECORD_TAG_BUCKET: Field = Field { lsb: 7, width: 21 };
+/// a beat of the scalar stream: two scalars (plain unsigned integers < r), zero-padded to a whole beat when the count is odd
+pub const MSM_RECORD_SCALARS: Record = Record { beats: 1, beat_bits: 512, max_n: 377 };
+/// a point record of the point stream: the precomputed point (QM, QP, QT), zero above 3n
+pub const MSM_RECORD_POINT: Record = Record { beats: 3, beat_bits: 512, max_n: 377 };
+/// a bucket record of the read-out stream: the bucket in extended coordinates (U, V, W, T) and its tag; TLAST on the last beat of the last record
+pub const MSM_RECORD_BUCKET: Record = Record { beats: 3, beat_bits: 512, max_n: 377 };
+/// scalars[0, 256): the scalar of the even index
+pub const MSM_RECORD_SCALARS_FIRST: RecordField = RecordField { lsb_k: 0, lsb_c: 0, width_k: 0, width_c: 256 };
+/// scalars[256, 512): the scalar of the odd index
+pub const MSM_RECORD_SCALARS_SECOND: RecordField = RecordField { lsb_k: 0, lsb_c: 256, width_k: 0, width_c: 256 };
+/// point[0, n): QM = y - x
+pub const MSM_RECORD_POINT_QM: RecordField = RecordField { lsb_k: 0, lsb_c: 0, width_k: 1, width_c: 0 };
+/// point[n, 2n): QP = y + x
+pub const MSM_RECORD_POINT_QP: RecordField = RecordField { lsb_k: 1, lsb_c: 0, width_k: 1, width_c: 0 };
+/// point[2n, 3n): QT = 2d·x·y
+pub const MSM_RECORD_POINT_QT: RecordField = RecordField { lsb_k: 2, lsb_c: 0, width_k: 1, width_c: 0 };
+/// bucket[0, n): U
+pub const MSM_RECORD_BUCKET_U: RecordField = RecordField { lsb_k: 0, lsb_c: 0, width_k: 1, width_c: 0 };
+/// bucket[n, 2n): V
+pub const MSM_RECORD_BUCKET_V: RecordField = RecordField { lsb_k: 1, lsb_c: 0, width_k: 1, width_c: 0 };
+/// bucket[2n, 3n): W (non-zero)
+pub const MSM_RECORD_BUCKET_W: RecordField = RecordField { lsb_k: 2, lsb_c: 0, width_k: 1, width_c: 0 };
+/// bucket[3n, 4n): T
+pub const MSM_RECORD_BUCKET_T: RecordField = RecordField { lsb_k: 3, lsb_c: 0, width_k: 1, width_c: 0 };
+/// bucket[4n, 4n + 28): the tag: window and bucket index (MSM_RECORD_TAG_*)
+pub const MSM_RECORD_BUCKET_TAG: RecordField = RecordField { lsb_k: 4, lsb_c: 0, width_k: 0, width_c: 28 };
 
 // KeccakSpeed registers (AXI4-Lite, 32-bit, byte offsets; the SNAP hls_sponge action's checksum_job_t places) (hw/src/zkspinal/keccak/KeccakSpeed.scala)
 /// write bit 0 = 1: start.  read: the KeccakSpeedStatus bits

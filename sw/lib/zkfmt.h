@@ -4,7 +4,15 @@
 #define ZKFMT_H
 #include <stddef.h>
 #include <stdint.h>
+#include <assert.h>
 #include <string.h>
+
+#include "zk_contract.h"
+
+/* a beat of the Poseidon stream: one element as four 64-bit limbs (PoseidonFrame) */
+#define ZKF_WORD_BYTES ZK_POSEIDON_FRAME_BEAT_BYTES
+static_assert(ZKF_WORD_BYTES == 32 && ZK_POSEIDON_FRAME_BEAT_LAST_LSB < 8 * ZKF_WORD_BYTES,
+               "zkf_pack_le writes a beat as four 64-bit limbs");
 
 /* BLS12-381 Fr modulus, little-endian 64-bit limbs */
 extern const uint64_t ZKF_BLS12_381_FR[4];
@@ -20,10 +28,12 @@ static inline int zkf_lt(const uint64_t a[4], const uint64_t m[4])
     return 0;
 }
 
-/* limbs -> 32-byte little-endian word; last != 0 sets bit 255 (the in-band end-of-preimage flag) */
-static inline void zkf_pack_le(const uint64_t l[4], int last, uint8_t out[32])
+/* limbs -> 32-byte little-endian word; last != 0 sets the in-band end-of-preimage flag (PoseidonFrame's last) */
+static inline void zkf_pack_le(const uint64_t l[4], int last, uint8_t out[ZKF_WORD_BYTES])
 {
-    uint64_t w[4] = {l[0], l[1], l[2], l[3] | (last ? 1ull << 63 : 0)};
+    uint64_t w[4] = {l[0], l[1], l[2], l[3]};
+    if (last)
+        w[ZK_POSEIDON_FRAME_BEAT_LAST_LSB / 64] |= 1ull << (ZK_POSEIDON_FRAME_BEAT_LAST_LSB % 64);
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     memcpy(out, w, 32);
 #else

@@ -1,13 +1,13 @@
 /* hostbench: host cost per element of the formats the tools feed the cores (one thread, no device).
  *   parse      text lines of 0x-hex elements -> limbs, range-checked below the BLS12-381 Fr modulus
- *   pack       limbs -> 32-byte little-endian words, bit 255 flagging each preimage's last element
+ *   pack       limbs -> 32-byte little-endian words, the in-band flag bit marking each preimage's last element
  *   be2le      32-byte big-endian binary -> 32-byte little-endian words
  *   text2word  parse + pack, the whole text path of zk-poseidon
  * Prints "stage elements_per_cpu_s elements_per_wall_s input_bytes_per_cpu_s" lines (best of the repeats; CPU time
  * of this thread, so that a machine shared with other jobs still gives the per-core rate) and a checksum of the
  * outputs (so no stage is optimised away).
  * hostbench --convert: stdin lines of elements -> one 32-byte word (hex, in memory order) per element on stdout,
- * bit 255 set on each line's last element; a bad line stops with "line N: problem" and exit 1 (for the tests). */
+ * the in-band flag set on each line's last element; a bad line stops with "line N: problem" and exit 1 (for the tests). */
 #include "tool_common.h"
 #include "zkfmt.h"
 

@@ -27,6 +27,9 @@
 #define REC ZKMSM_RECORD_BYTES
 #define PT ZKMSM_POINT_BYTES
 #define SC ZKMSM_SCALAR_BYTES
+/* the host library's public sizes are the engine's records (MsmRecord in the generated contract) */
+_Static_assert(REC == ZK_MSM_RECORD_POINT_BYTES && REC == ZK_MSM_RECORD_BUCKET_BYTES, "zkmsm.h: record bytes");
+_Static_assert(8 * SC == ZK_MSM_RECORD_SCALARS_FIRST_WIDTH && 2 * SC == ZK_MSM_RECORD_SCALARS_BYTES, "zkmsm.h: scalar bytes");
 
 static void usage(FILE *f)
 {

@@ -28,6 +28,7 @@
 /* the engine's registers: ZK_MSM_* (zk_contract.h, from MsmAxisRegs in MsmAxis.scala) */
 #define REC ZKMSM_RECORD_BYTES
 #define SC ZKMSM_SCALAR_BYTES
+#define SBEAT ZK_MSM_RECORD_SCALARS_BYTES /* a scalar beat: two scalars (MsmRecord) */
 
 /* the most partial records an engine of the layout can return: every adder but one holds a copy of the shared low
  * windows (at most every bucket), and each adder has its partial slots (fewer than the buckets) */
@@ -78,10 +79,10 @@ typedef struct msm_ctx {
     range_job *ranges;
 } msm_ctx;
 
-/* scalar bits [lo, hi) of every scalar into beats (two 32-byte scalars per 64-byte beat, the tail zero) */
+/* scalar bits [lo, hi) of every scalar into beats (two scalars per beat, the tail zero) */
 static void masked_scalars(const msm_input *in, uint8_t *sc, size_t lo, size_t hi)
 {
-    memset(sc, 0, (in->n + 1) / 2 * 64);
+    memset(sc, 0, (in->n + 1) / 2 * SBEAT);
     for (size_t i = 0; i < in->n; i++) {
         const uint8_t *s = in->scalars + i * SC;
         uint8_t *o = sc + i * SC;
@@ -237,12 +238,12 @@ static int run_range(void *vx, int k, size_t first, size_t count, char *err, siz
     size_t per = in->chunk ? (in->chunk + 1) / 2 : 0, sbeats = (in->n + 1) / 2;
     char why[1400] = "";
     if (c->loaded) { /* resident: the scalars alone, in chunks of `per` beats or one write */
-        size_t step = per ? aligned_elems(per, 64) : sbeats, np = (sbeats + step - 1) / step;
+        size_t step = per ? aligned_elems(per, SBEAT) : sbeats, np = (sbeats + step - 1) / step;
         zk_packet *pk = calloc(np, sizeof *pk);
         if (!pk)
             die("out of memory");
         for (size_t i = 0; i < np; i++)
-            pk[i] = (zk_packet){c->sc + i * step * 64, (i + 1 == np ? sbeats - i * step : step) * 64};
+            pk[i] = (zk_packet){c->sc + i * step * SBEAT, (i + 1 == np ? sbeats - i * step : step) * SBEAT};
         zk_job job = {in->channel, in->channel, pk, np, r->readout, records * REC, NULL, 0, NULL};
         if (zk_run_job(d, &job))
             snprintf(why, sizeof why, "%s", zk_error(d));
@@ -251,11 +252,11 @@ static int run_range(void *vx, int k, size_t first, size_t count, char *err, siz
         zk_stream s[2];
         size_t ch;
         if (per && in->n % 2 == 0) { /* elements = pairs of points (one scalar beat, two records) */
-            s[0] = (zk_stream){in->channel, c->sc, 64, sbeats};
+            s[0] = (zk_stream){in->channel, c->sc, SBEAT, sbeats};
             s[1] = (zk_stream){in->channel + 1, in->rec, 2 * REC, in->n / 2};
             ch = per;
         } else { /* each stream in one write */
-            s[0] = (zk_stream){in->channel, c->sc, sbeats * 64, 1};
+            s[0] = (zk_stream){in->channel, c->sc, sbeats * SBEAT, 1};
             s[1] = (zk_stream){in->channel + 1, in->rec, in->n * REC, 1};
             ch = 1;
         }
@@ -296,7 +297,7 @@ int msm_run(zk_dev *devs, int n, const msm_input *in, msm_output *out)
     for (int k = 0; k < n; k++) {
         cards[k].d = &devs[k];
         names[k] = devs[k].prefix;
-        if (!(cards[k].sc = zk_alloc((in->n + 1) / 2 * 64)))
+        if (!(cards[k].sc = zk_alloc((in->n + 1) / 2 * SBEAT)))
             die("out of memory");
     }
     msm_ctx x = {in, cards, ranges};

@@ -3,13 +3,13 @@
  * per line, elements as 0x-hex separated by blanks; one digest per line, 0x + 64 lowercase hex digits.
  *
  * Stream (hw/src/zkspinal/poseidon/PoseidonAxis.scala, hw/src/zkspinal/system/InbandLast.scala): one 32-byte beat
- * per element, canonical little-endian, bit 255 set on the last element of each preimage, so a DMA write carries
- * many preimages; the arity of a hash is the number of elements in its frame.  Output: one 32-byte beat per
- * preimage, in input order, TLAST on each.  A frame the core rejects is answered by a beat with TDATA = 0 (its
- * TUSER error code does not cross XDMA); the core's error counters (AXI4-Lite) tell which check failed, and the
- * board's InbandLast counters (system block status words 0, 1) must count one frame per preimage.  Such a preimage's
- * output line reads "rejected" and the exit status is 2; the other lines keep their digests (a real digest of 0
- * would be taken for a rejection: probability 2^-255). */
+ * per element, canonical little-endian, the in-band flag (PoseidonFrame's last bit) set on the last element of each
+ * preimage, so a DMA write carries many preimages; the arity of a hash is the number of elements in its frame.
+ * Output: one 32-byte beat per preimage, in input order, TLAST on each.  A frame the core rejects is answered by a
+ * beat with TDATA = 0 (its TUSER error code does not cross XDMA); the core's error counters (AXI4-Lite) tell which
+ * check failed, and the board's InbandLast counters (system block status words 0, 1) must count one frame per
+ * preimage.  Such a preimage's output line reads "rejected" and the exit status is 2; the other lines keep their
+ * digests (a real digest of 0 would be taken for a rejection: probability 2^-255). */
 #include "tool_common.h"
 #include "zkfmt.h"
 

@@ -66,6 +66,13 @@ namespace eval zk::contract {
     variable poseidon_error_range 0x001
     variable poseidon_error_arity 0x002
     variable poseidon_error_length 0x004
+    # PoseidonAxis stream beats (TDATA, TUSER) (hw/src/zkspinal/poseidon/PoseidonAxis.scala)
+    variable poseidon_frame_beat_beat_bits 256
+    variable poseidon_frame_beat_beats 1
+    variable poseidon_frame_in_user_beat_bits 32
+    variable poseidon_frame_in_user_beats 1
+    variable poseidon_frame_out_user_beat_bits 32
+    variable poseidon_frame_out_user_beats 1
     # MsmAxis registers (AXI4-Lite, 32-bit, byte offsets; a 64-bit counter: low word, high word at + 4) (hw/src/zkspinal/msm/MsmAxis.scala)
     variable msm_control 0x000
     variable msm_error 0x004
@@ -112,12 +119,18 @@ namespace eval zk::contract {
     variable msm_error_refused 0x080
     variable msm_error_memory 0x100
     variable msm_error_stray_points 0x200
-    # MsmAxis bucket record tag (at bit 4n of a record, after U, V, W, T) (hw/src/zkspinal/msm/MsmAxis.scala)
+    # MsmAxis stream records: scalar beats, point records, bucket records and the bucket record's tag (hw/src/zkspinal/msm/MsmAxis.scala)
     variable msm_record_tag_bits 0x01C
     variable msm_record_tag_window_lsb 0
     variable msm_record_tag_window_width 7
     variable msm_record_tag_bucket_lsb 7
     variable msm_record_tag_bucket_width 21
+    variable msm_record_scalars_beat_bits 512
+    variable msm_record_scalars_beats 1
+    variable msm_record_point_beat_bits 512
+    variable msm_record_point_beats 3
+    variable msm_record_bucket_beat_bits 512
+    variable msm_record_bucket_beats 3
     # KeccakSpeed registers (AXI4-Lite, 32-bit, byte offsets; the SNAP hls_sponge action's checksum_job_t places) (hw/src/zkspinal/keccak/KeccakSpeed.scala)
     variable keccak_speed_control 0x000
     variable keccak_speed_retc 0x004

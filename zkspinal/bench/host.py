@@ -4,7 +4,7 @@
     python -m zkspinal.bench.host [--count 2000000] [--repeat 5] [--arity 11] [--json FILE]
 
 Stages (BLS12-381 Fr elements, one thread): parse (0x-hex text -> limbs, range-checked), pack (limbs -> 32-byte
-little-endian words with the last-element flag in bit 255), be2le (32-byte big-endian binary -> words), text2word
+little-endian words with the in-band last-element flag), be2le (32-byte big-endian binary -> words), text2word
 (parse + pack).  Rates are per CPU-second of the benchmark thread (the machine is shared, so wall time
 understates a core); the wall-clock rate and the load average are printed next to them.  No Montgomery
 conversion runs on the host: the cores convert (MontConvert) or the data arrives in Montgomery form.

@@ -51,7 +51,7 @@ from pathlib import Path
 from zkspinal.paths import ROOT
 
 from zkspinal.sim import simrun
-from reference_model import msm as M
+from reference_model import msm as M, msm_formats as MF
 from reference_model.msm_data import generate
 from zkspinal.bench import anchors
 from zkspinal.synth import fit, hier as hier_synth
@@ -67,8 +67,8 @@ HOT_SETS = ("half_ones", "below16")
 RANDOM_MIN_BUSY, HOT_MIN_BUSY = 0.99, 0.90
 ONE_MSM_MAX_S, FOUR_MSM_MAX_S = 2.5, 11.0
 PCIE_GEN3_X16_GBPS = 12.5      # at the hardware (docs: domain.md, XDMA throughput reference)
-BYTES_PER_POINT = 192 + 32      # a point record (three beats) and its scalar word (msm_formats.md)
-POINT_BEATS = 3                 # beats of a point record at the engine's point port
+BYTES_PER_POINT = MF.RECORD_BYTES + MF.SCALAR_BYTES  # a point record (three beats) and its scalar word
+POINT_BEATS = MF.RECORD_BEATS    # beats of a point record at the engine's point port
 # yosys LUT1..LUT6 (Hardcaml's whole design: 387,166 CLB LUTs)
 ADDER_MAX_LUT = 340_000
 ENGINE_MAX_LUT = 800_000
@@ -156,7 +156,7 @@ def project(row: dict, layout: M.WindowLayout, mhz: float) -> dict:
             "post_s": post, "bound_s": n * per_adder / (mhz * 1e6), "adders": row["adders"]}
 
 
-def memory_estimate(layout: M.WindowLayout, n_bits: int = 377, lane_windows: list | None = None) -> dict:
+def memory_estimate(layout: M.WindowLayout, n_bits: int = MF.FIELD_BITS, lane_windows: list | None = None) -> dict:
     """Bucket memories by shape: every window each adder holds (lane_windows, from the manifest: a shared low window
     has a copy in every adder), 72 bits x 4,096 per URAM288; per adder too.  A bucket is its four coordinates and the
     held bit (BucketMemory)."""

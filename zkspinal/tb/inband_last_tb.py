@@ -51,7 +51,7 @@ class LastTb(Tb):
         self.sink = self.axis_sink("m_axis")
 
     def element(self) -> int:
-        return self.r.choice([0, 1, P - 1, P, (1 << 255) - 1, self.r.randrange(P), self.r.getrandbits(255)])
+        return self.r.choice([0, 1, P - 1, P, (1 << self.flag) - 1, self.r.randrange(P), self.r.getrandbits(self.flag)])
 
     def frame(self, n: int) -> bytes:
         """n field elements, little-endian, the flag bit set on the last one (as sw/lib/zkfmt packs them)."""

@@ -50,7 +50,7 @@ zkmsm_layout *zkmsm_layout_new_bounded(const uint32_t *widths, size_t count, uin
 void zkmsm_layout_free(zkmsm_layout *layout);
 /* Buckets of this layout (67,926 for the default). */
 size_t zkmsm_layout_total_buckets(const zkmsm_layout *layout);
-/* The engine's read-out carries `partials` partial bucket records after the buckets (its PARTIALS register, 0x4C;
+/* The engine's read-out carries `partials` partial bucket records after the buckets (its PARTIALS register;
  * reference_model/msm_formats.md); zkmsm_postprocess then expects and merges them. */
 void zkmsm_layout_set_partials(zkmsm_layout *layout, size_t partials);
 /* Records of the engine's read-out: the buckets, then the partial buckets. */

@@ -50,7 +50,7 @@ pub fn parse_point_records(data: &[u8]) -> Result<Vec<Pre>, HostError> {
             let rec = record_from_bytes(b);
             let mut q = [Fq::ZERO; 3];
             for (c, v) in q.iter_mut().enumerate() {
-                *v = from_hw_word(&get_field(&rec, c * FIELD_BITS))
+                *v = from_hw_word(&get_field(&rec, POINT_FIELDS[c]))
                     .ok_or_else(|| HostError::at("point record", i, "a coordinate is >= p"))?
                     * k.two_7;
             }
@@ -85,7 +85,7 @@ pub fn accumulate(layout: &WindowLayout, pre: &[Pre], scalars: &[[u64; 4]]) -> V
         for (b, acc) in buckets.iter().enumerate() {
             let mut rec = [0u64; RECORD_WORDS];
             for (c, v) in acc.iter().enumerate() {
-                put_field(&mut rec, c * FIELD_BITS, &hw_word(&(*v * k.inv_2_7)));
+                put_field(&mut rec, BUCKET_FIELDS[c], &hw_word(&(*v * k.inv_2_7)));
             }
             put_tag(&mut rec, j, b + 1);
             record_to_bytes(&rec, &mut o[b * RECORD_BYTES..(b + 1) * RECORD_BYTES]);

@@ -10,7 +10,7 @@ use ark_ff::{Field, One, Zero};
 use rayon::prelude::*;
 
 use crate::consts::consts;
-use crate::format::{decode_point, hw_word, put_field, record_to_bytes, FIELD_BITS, POINT_BYTES, RECORD_BYTES, RECORD_WORDS};
+use crate::format::{decode_point, hw_word, put_field, record_to_bytes, POINT_BYTES, POINT_FIELDS, RECORD_BYTES, RECORD_WORDS};
 use crate::HostError;
 
 pub const CHUNK: usize = 2048;
@@ -19,8 +19,8 @@ pub const CHUNK: usize = 2048;
 pub fn identity_record() -> [u8; RECORD_BYTES] {
     let k = consts();
     let mut rec = [0u64; RECORD_WORDS];
-    put_field(&mut rec, 0, &hw_word(&k.half_hw));
-    put_field(&mut rec, FIELD_BITS, &hw_word(&k.half_hw));
+    put_field(&mut rec, POINT_FIELDS[0], &hw_word(&k.half_hw));
+    put_field(&mut rec, POINT_FIELDS[1], &hw_word(&k.half_hw));
     let mut out = [0u8; RECORD_BYTES];
     record_to_bytes(&rec, &mut out);
     out
@@ -80,9 +80,9 @@ fn convert_chunk(pts: &[G1Affine], out: &mut [u8], base: usize, check_subgroup: 
         let ex = k.c * u[i] * up1 * den[i];
         let ey = (u[i] - Fq::one()) * sy[i] * den[i];
         let mut rec = [0u64; RECORD_WORDS];
-        put_field(&mut rec, 0, &hw_word(&((ey - ex) * k.half_hw)));
-        put_field(&mut rec, FIELD_BITS, &hw_word(&((ey + ex) * k.half_hw)));
-        put_field(&mut rec, 2 * FIELD_BITS, &hw_word(&(ex * ey * k.four_d_hw)));
+        put_field(&mut rec, POINT_FIELDS[0], &hw_word(&((ey - ex) * k.half_hw)));
+        put_field(&mut rec, POINT_FIELDS[1], &hw_word(&((ey + ex) * k.half_hw)));
+        put_field(&mut rec, POINT_FIELDS[2], &hw_word(&(ex * ey * k.four_d_hw)));
         record_to_bytes(&rec, o);
     }
 }

@@ -7,14 +7,25 @@
 use ark_bls12_377::{Fq, G1Affine};
 use ark_ff::{BigInt, PrimeField};
 
-pub const FIELD_BITS: usize = 377;
-pub const RECORD_BYTES: usize = 192;
-pub const RECORD_WORDS: usize = RECORD_BYTES / 8;
-pub const TAG_OFFSET: usize = 4 * FIELD_BITS;
-pub const WINDOW_TAG_BITS: usize = crate::contract::MSM_RECORD_TAG_WINDOW.width as usize;
+use crate::contract::{self as c, Field};
+
+/// n: the bits of a field element in the records (MsmRecord's positions are multiples of it)
+pub const FIELD_BITS: u32 = <Fq as PrimeField>::MODULUS_BIT_SIZE;
+pub const RECORD_BYTES: usize = c::MSM_RECORD_POINT.bytes();
+pub const RECORD_WORDS: usize = c::MSM_RECORD_POINT.words();
+/// QM, QP, QT of a point record
+pub const POINT_FIELDS: [Field; 3] =
+    [c::MSM_RECORD_POINT_QM.at(FIELD_BITS), c::MSM_RECORD_POINT_QP.at(FIELD_BITS), c::MSM_RECORD_POINT_QT.at(FIELD_BITS)];
+/// U, V, W, T of a bucket record
+pub const BUCKET_FIELDS: [Field; 4] = [c::MSM_RECORD_BUCKET_U.at(FIELD_BITS), c::MSM_RECORD_BUCKET_V.at(FIELD_BITS),
+    c::MSM_RECORD_BUCKET_W.at(FIELD_BITS), c::MSM_RECORD_BUCKET_T.at(FIELD_BITS)];
+/// the tag (MSM_RECORD_TAG_WINDOW, MSM_RECORD_TAG_BUCKET) in a bucket record
+pub const TAG: Field = c::MSM_RECORD_BUCKET_TAG.at(FIELD_BITS);
+pub const WINDOW_TAG_BITS: usize = c::MSM_RECORD_TAG_WINDOW.width as usize;
 pub const POINT_BYTES: usize = 96;
-pub const SCALAR_BYTES: usize = 32;
-const TOP_MASK: u64 = (1u64 << (FIELD_BITS - 320)) - 1;
+pub const SCALAR_BYTES: usize = c::MSM_RECORD_SCALARS_FIRST.at(0).width as usize / 8;
+const _: () = assert!(FIELD_BITS <= c::MSM_RECORD_BUCKET.max_n && c::MSM_RECORD_BUCKET.bytes() == RECORD_BYTES
+    && FIELD_BITS as usize <= 64 * 6 && TAG.width <= 64);
 
 pub type Word = [u64; 6];
 
@@ -35,41 +46,28 @@ pub fn from_hw_word(w: &Word) -> Option<Fq> {
     }
 }
 
-pub fn put_field(rec: &mut [u64; RECORD_WORDS], offset: usize, v: &Word) {
-    let (q, r) = (offset / 64, offset % 64);
-    for i in 0..6 {
-        rec[q + i] |= v[i] << r;
-        if r > 0 && q + i + 1 < RECORD_WORDS {
-            rec[q + i + 1] |= v[i] >> (64 - r);
-        }
-    }
+/// writes a field element's word into its field of a record
+pub fn put_field(rec: &mut [u64; RECORD_WORDS], f: Field, v: &Word) {
+    f.put_words(rec, v);
 }
 
-pub fn get_field(rec: &[u64; RECORD_WORDS], offset: usize) -> Word {
-    let (q, r) = (offset / 64, offset % 64);
+/// a field element's word from its field of a record
+pub fn get_field(rec: &[u64; RECORD_WORDS], f: Field) -> Word {
     let mut v = [0u64; 6];
-    for i in 0..6 {
-        v[i] = rec[q + i] >> r;
-        if r > 0 && q + i + 1 < RECORD_WORDS {
-            v[i] |= rec[q + i + 1] << (64 - r);
-        }
-    }
-    v[5] &= TOP_MASK;
+    f.get_words(rec, &mut v);
     v
 }
 
 pub fn put_tag(rec: &mut [u64; RECORD_WORDS], window: usize, bucket: usize) {
-    // bits 1508..1536 all lie in the last word
-    use crate::contract::{MSM_RECORD_TAG_BUCKET as B, MSM_RECORD_TAG_WINDOW as W};
-    let tag = ((window as u64 & W.mask()) << W.lsb) | ((bucket as u64 & B.mask()) << B.lsb);
-    rec[RECORD_WORDS - 1] |= tag << (TAG_OFFSET % 64);
+    let tag = c::MSM_RECORD_TAG_WINDOW.put(window as u64) | c::MSM_RECORD_TAG_BUCKET.put(bucket as u64);
+    TAG.put_words(rec, &[tag]);
 }
 
 /// (window, bucket) from a record's tag
 pub fn get_tag(rec: &[u64; RECORD_WORDS]) -> (usize, usize) {
-    let tag = rec[RECORD_WORDS - 1] >> (TAG_OFFSET % 64);
-    use crate::contract::{MSM_RECORD_TAG_BUCKET as B, MSM_RECORD_TAG_WINDOW as W};
-    (W.get(tag) as usize, B.get(tag) as usize)
+    let mut tag = [0u64];
+    TAG.get_words(rec, &mut tag);
+    (c::MSM_RECORD_TAG_WINDOW.get(tag[0]) as usize, c::MSM_RECORD_TAG_BUCKET.get(tag[0]) as usize)
 }
 
 pub fn record_to_bytes(rec: &[u64; RECORD_WORDS], out: &mut [u8]) {
@@ -152,4 +150,35 @@ pub fn format_result(p: &G1Affine) -> String {
 
 pub fn hex96(x: &Fq) -> String {
     x.into_bigint().0.iter().rev().map(|l| format!("{l:016x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// the C API's hand-written sizes (include/zkmsm.h) are this crate's, which are the contract's
+    #[test]
+    fn public_header_agrees() {
+        let h = include_str!("../include/zkmsm.h");
+        for (name, v) in [("RECORD", RECORD_BYTES), ("SCALAR", SCALAR_BYTES), ("POINT", POINT_BYTES)] {
+            assert!(h.contains(&format!("#define ZKMSM_{name}_BYTES {v}\n")), "zkmsm.h: ZKMSM_{name}_BYTES is not {v}");
+        }
+    }
+
+    #[test]
+    fn fields_round_trip() {
+        let mut rec = [u64::MAX; RECORD_WORDS];
+        let w: Word = [1, 2, 3, 4, 5, (1 << 56) | 7];
+        for f in BUCKET_FIELDS {
+            put_field(&mut rec, f, &w);
+            assert_eq!(get_field(&rec, f), w);
+        }
+        put_tag(&mut rec, 5, 1234);
+        assert_eq!(get_tag(&rec), (5, 1234));
+        assert_eq!(TAG.lsb % 64 + TAG.width, 64, "the tag fills the last word");
+        assert_eq!(rec[RECORD_WORDS - 1] >> (TAG.lsb % 64), (1234 << c::MSM_RECORD_TAG_BUCKET.lsb) | 5);
+        let mut bytes = [0u8; RECORD_BYTES];
+        record_to_bytes(&rec, &mut bytes);
+        assert_eq!(record_from_bytes(&bytes), rec);
+    }
 }

@@ -28,7 +28,7 @@ fn record_point(data: &[u8], idx: usize, what: &str) -> Result<(G1TEProjective, 
     let (tw, tb) = get_tag(&rec);
     let mut c = [Fq::zero(); 4];
     for (i, v) in c.iter_mut().enumerate() {
-        *v = from_hw_word(&get_field(&rec, i * FIELD_BITS)).ok_or_else(|| {
+        *v = from_hw_word(&get_field(&rec, BUCKET_FIELDS[i])).ok_or_else(|| {
             HostError::new(format!("{what} record {idx} (window {tw} bucket {tb}): a coordinate is >= p"))
         })?;
     }

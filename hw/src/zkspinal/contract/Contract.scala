@@ -46,6 +46,8 @@ abstract class Contract(val prefix: String, val title: String, val source: Strin
   private val regs = ArrayBuffer[Register]()
   private val consts = ArrayBuffer[Code]()
   private val flds = ArrayBuffer[Field]()
+  private val recs = ArrayBuffer[Record]()
+  private val recFlds = ArrayBuffer[RecordField]()
 
   /** declares a register; returns its byte offset */
   protected def reg(name: String, offset: Int, doc: String, words: Int = 1, show: Show = Show.Hex,
@@ -85,7 +87,31 @@ abstract class Contract(val prefix: String, val title: String, val source: Strin
     f
   }
 
+  /** declares a stream record of `beats` beats of `beatBits` bits for field widths n up to `maxN` */
+  protected def record(name: String, beats: Int, beatBits: Int, maxN: Int, doc: String): Record = {
+    require(!recs.exists(_.name == name), s"$prefix: record $name declared twice")
+    val r = Record(name, beats, beatBits, maxN, doc)
+    recs += r
+    r
+  }
+
+  /** declares bits [lsb, lsb + width) of `record` (k·n + c each: [[Pos]]) as a field; it fits the record for every
+    * n up to the record's maxN, and the fields of one record do not overlap for any such n (positions are linear in
+    * n, so checking n = 1 and n = maxN covers every n between). */
+  protected def recordField(name: String, record: Record, lsb: Pos, width: Pos, doc: String): RecordField = {
+    require(recs.contains(record), s"$prefix: record ${record.name} is not this contract's")
+    require(!recFlds.exists(f => f.record == record && f.name == name), s"$prefix: ${record.name}.$name declared twice")
+    val f = RecordField(name, record, lsb, width, doc)
+    for (o <- recFlds if o.record == record)
+      require(Seq(1, record.maxN).forall(n => o.end(n) <= lsb.at(n)) || Seq(1, record.maxN).forall(n => f.end(n) <= o.lsb.at(n)),
+        s"$prefix: ${record.name}.$name overlaps ${o.name}")
+    recFlds += f
+    f
+  }
+
   def registers: Seq[Register] = regs.toList
+  def records: Seq[Record] = recs.toList
+  def recordFields: Seq[RecordField] = recFlds.toList
   def fields: Seq[Field] = flds.toList
   def codes: Seq[Code] = consts.toList
 }

@@ -1,10 +1,10 @@
 package zkspinal.emit
 
 import java.nio.file.{Files, Paths}
-import zkspinal.contract.{Contract, CoreKinds, Field, UserBar}
+import zkspinal.contract.{Contract, CoreKinds, Field, Pos, Record, RecordField, UserBar}
 import zkspinal.keccak.{KeccakSpeedErrors, KeccakSpeedRegs, KeccakSpeedStatus}
 import zkspinal.msm.{MsmAxisRegs, MsmErrors, MsmRecord, MsmStatus}
-import zkspinal.poseidon.{PoseidonErrors, PoseidonRegs}
+import zkspinal.poseidon.{PoseidonErrors, PoseidonFrame, PoseidonRegs}
 import zkspinal.system.{FlashCtrlRegs, SystemBlockRegs}
 
 /** Writes the host contract of every block ([[Contract]]: register maps, error codes, keys) in the forms its users
@@ -12,11 +12,17 @@ import zkspinal.system.{FlashCtrlRegs, SystemBlockRegs}
   *   sw/lib/zk_contract.h                C: `ZK_<BLOCK>_<NAME>` macros, a table per register map (zk-status),
   *                                       bit fields as `ZK_<BLOCK>_<REG>_<FIELD>_LSB`/`_WIDTH` and a getter
   *                                       `zk_<block>_<reg>_<field>(v)` per register field
-  *                                       and per code set (error texts)
+  *                                       and per code set (error texts); a stream record's size as
+  *                                       `ZK_<BLOCK>_<RECORD>_BEATS`/`_BEAT_BITS`/`_BEAT_BYTES`/`_BYTES`/`_MAX_N`, its
+  *                                       fields as `_LSB(n)`/`_WIDTH(n)` (plain macros where n plays no part) with
+  *                                       `zk_<block>_<record>_<field>_put/_get` over a record's bytes
   *   reference_model/contract.py         Python: `<BLOCK>_REGS` / `<BLOCK>_CODES` dicts, `<BLOCK>_<NAME>` ints and
-  *                                       `<BLOCK>_<REG>_<FIELD>` Fields (get, put)
+  *                                       `<BLOCK>_<REG>_<FIELD>` Fields (get, put); records as `Record`s,
+  *                                       their fields as `RecordField`s (`.at(n)` is the Field for width n)
   *   sw/lib/zk_contract.rs               Rust: `pub const <BLOCK>_<NAME>: u32`, bit fields as `Field`s (the
-  *                                       `contract` module of sw/neptune-fpga and sw/host-msm)
+  *                                       `contract` module of sw/neptune-fpga and sw/host-msm), records as
+  *                                       `Record`, their fields as `RecordField` (`.at(n)`: a Field with
+  *                                       put_words/get_words/put_bytes/get_bytes)
   *   vivado/lib/zk_contract.tcl          Tcl: `zk::contract::<block>_<name>` (the block designs' address map)
   *   hw/REGISTERS.md                     the tables the READMEs point to
   *
@@ -26,7 +32,7 @@ import zkspinal.system.{FlashCtrlRegs, SystemBlockRegs}
   * differ from them.
   */
 object ContractFiles {
-  val all: Seq[Contract] = Seq(UserBar, SystemBlockRegs, CoreKinds, PoseidonRegs, PoseidonErrors, MsmAxisRegs,
+  val all: Seq[Contract] = Seq(UserBar, SystemBlockRegs, CoreKinds, PoseidonRegs, PoseidonErrors, PoseidonFrame, MsmAxisRegs,
     MsmStatus, MsmErrors, MsmRecord, KeccakSpeedRegs, KeccakSpeedStatus, KeccakSpeedErrors, FlashCtrlRegs)
   require(all.map(_.prefix).distinct.size == all.size, "two contracts with one prefix")
 
@@ -39,6 +45,11 @@ object ContractFiles {
   private def fieldName(c: Contract, f: Field): String = s"${c.prefix}_${f.reg}_${f.name}"
   private def isRegister(c: Contract, f: Field): Boolean = c.registers.exists(_.name == f.reg)
   private def bitsText(f: Field): String = if (f.width == 1) s"[${f.lsb}]" else s"[${f.end - 1}:${f.lsb}]"
+  /** a record field's name in the generated files: <BLOCK>_<RECORD>_<FIELD> */
+  private def recFieldName(c: Contract, f: RecordField): String = s"${c.prefix}_${f.record.name}_${f.name}"
+  private def recName(c: Contract, r: Record): String = s"${c.prefix}_${r.name}"
+  /** k·n + c as a C expression of n */
+  private def cPos(p: Pos): String = if (p.dependsOnN) s"(${p.k}u * (n) + ${p.c}u)" else s"${p.c}u"
   private def cString(s: String): String = "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\""
   /** a comment's text with no sequence that would end it */
   private def cText(s: String): String = s.replace("*/", "* /")
@@ -52,6 +63,7 @@ object ContractFiles {
       "    uint32_t off;\n    int words, show, host;\n    const char *doc;\n} zk_reg_desc;\n"
     b ++= "/* a named constant (an error bit's mask, a status code, a key) */\ntypedef struct zk_code_desc {\n" +
       "    const char *name;\n    uint32_t value;\n    const char *doc;\n} zk_code_desc;\n"
+    b ++= cRecordHelpers
     for (c <- all) {
       b ++= s"\n/* ${cText(c.title)} (${c.source}) */\n"
       for (r <- c.registers) b ++= s"#define ZK_${upper(c, r.name)} ${hex(r.offset)}u /* ${cText(r.doc)} */\n"
@@ -63,6 +75,12 @@ object ContractFiles {
         if (isRegister(c, f))
           b ++= s"static inline uint64_t zk_$n(uint64_t v) { return (v >> ${f.lsb}) & ${hex(f.max)}u; }\n"
       }
+      for (r <- c.records) {
+        val u = recName(c, r).toUpperCase
+        b ++= s"/* record ${r.name}: ${cText(r.doc)} */\n#define ZK_${u}_BEATS ${r.beats}u\n#define ZK_${u}_BEAT_BITS ${r.beatBits}u\n" +
+          s"#define ZK_${u}_BEAT_BYTES ${r.beatBytes}u\n#define ZK_${u}_BYTES ${r.bytes}u\n#define ZK_${u}_MAX_N ${r.maxN}u\n"
+      }
+      for (f <- c.recordFields) b ++= cRecordField(c, f)
       if (c.registers.nonEmpty) {
         b ++= s"static const zk_reg_desc ZK_${c.prefix.toUpperCase}_REGS[] = {\n"
         for (r <- c.registers)
@@ -80,6 +98,31 @@ object ContractFiles {
     b.toString
   }
 
+  private val cRecordHelpers: String =
+    "/* bits [lsb, lsb + width) of a record held as little-endian bytes; v: the value's 64-bit limbs, low limb first " +
+    "(put clears the field's other bits) */\n" +
+    "static inline void zk_bits_put(uint8_t *rec, uint32_t lsb, uint32_t width, const uint64_t *v) {\n" +
+    "    for (uint32_t i = 0; i < width; i++) {\n        uint32_t b = lsb + i;\n" +
+    "        uint8_t m = (uint8_t)(1u << (b & 7u));\n" +
+    "        if ((v[i >> 6] >> (i & 63u)) & 1u)\n            rec[b >> 3] |= m;\n        else\n" +
+    "            rec[b >> 3] &= (uint8_t)~m;\n    }\n}\n" +
+    "static inline void zk_bits_get(const uint8_t *rec, uint32_t lsb, uint32_t width, uint64_t *v) {\n" +
+    "    for (uint32_t i = 0; i < (width + 63u) / 64u; i++)\n        v[i] = 0;\n" +
+    "    for (uint32_t i = 0; i < width; i++) {\n        uint32_t b = lsb + i;\n" +
+    "        if ((rec[b >> 3] >> (b & 7u)) & 1u)\n            v[i >> 6] |= (uint64_t)1 << (i & 63u);\n    }\n}\n"
+
+  private def cRecordField(c: Contract, f: RecordField): String = {
+    val n = recFieldName(c, f)
+    val u = n.toUpperCase
+    val (arg, param, use) = if (f.dependsOnN) ("(n)", ", uint32_t n", "(n)") else ("", "", "")
+    s"#define ZK_${u}_LSB$arg ${cPos(f.lsb)} /* ${f.record.name}${f.text}: ${cText(f.doc)} */\n" +
+      s"#define ZK_${u}_WIDTH$arg ${cPos(f.width)}\n" +
+      s"static inline void zk_${n}_put(uint8_t *rec$param, const uint64_t *v) {\n" +
+      s"    zk_bits_put(rec, ZK_${u}_LSB$use, ZK_${u}_WIDTH$use, v);\n}\n" +
+      s"static inline void zk_${n}_get(const uint8_t *rec$param, uint64_t *v) {\n" +
+      s"    zk_bits_get(rec, ZK_${u}_LSB$use, ZK_${u}_WIDTH$use, v);\n}\n"
+  }
+
   private def pyString(s: String): String = "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\""
 
   def python: String = {
@@ -89,15 +132,31 @@ object ContractFiles {
       "<BLOCK>_<NAME> is the offset or the value; <BLOCK>_<REGISTER>_<FIELD> a bit field.\"\"\"\n" +
       "from typing import NamedTuple\n\n\n" +
       "class Field(NamedTuple):\n    \"\"\"bits [lsb, lsb + width) of a register or a stream record\"\"\"\n" +
-      "    lsb: int\n    width: int\n\n    def get(self, v: int) -> int:\n" +
+      "    lsb: int\n    width: int\n\n    @property\n    def end(self) -> int:\n        \"\"\"the bit after the field\"\"\"\n" +
+      "        return self.lsb + self.width\n\n    @property\n    def mask(self) -> int:\n        \"\"\"the field's bits, set\"\"\"\n" +
+      "        return ((1 << self.width) - 1) << self.lsb\n\n    def get(self, v: int) -> int:\n" +
       "        return (v >> self.lsb) & ((1 << self.width) - 1)\n\n    def put(self, x: int) -> int:\n" +
       "        if not 0 <= x < 1 << self.width:\n            raise ValueError(f\"{x} does not fit {self.width} bits\")\n" +
-      "        return x << self.lsb\n"
+      "        return x << self.lsb\n\n\n" +
+      "class Record(NamedTuple):\n    \"\"\"a stream record: beats of beat_bits bits (little-endian), for field widths n <= max_n\"\"\"\n" +
+      "    beats: int\n    beat_bits: int\n    max_n: int\n\n    @property\n    def bits(self) -> int:\n" +
+      "        return self.beats * self.beat_bits\n\n    @property\n    def bytes(self) -> int:\n" +
+      "        return self.bits // 8\n\n    @property\n    def beat_bytes(self) -> int:\n" +
+      "        return self.beat_bits // 8\n\n\n" +
+      "class RecordField(NamedTuple):\n    \"\"\"bits [lsb_k*n + lsb_c, + width_k*n + width_c) of a record, n the field width\"\"\"\n" +
+      "    lsb_k: int\n    lsb_c: int\n    width_k: int\n    width_c: int\n\n" +
+      "    def at(self, n: int = 0) -> Field:\n        \"\"\"the field's bits for field width n\"\"\"\n" +
+      "        return Field(self.lsb_k * n + self.lsb_c, self.width_k * n + self.width_c)\n"
     for (c <- all) {
       b ++= s"\n# ${c.title} (${c.source})\n"
       for (r <- c.registers) b ++= s"${upper(c, r.name)} = ${hex(r.offset)}\n"
       for (k <- c.codes) b ++= s"${upper(c, k.name)} = ${hex(k.value)}\n"
       for (f <- c.fields) b ++= s"${fieldName(c, f).toUpperCase} = Field(${f.lsb}, ${f.width})  # ${f.reg}${bitsText(f)}\n"
+      for (r <- c.records)
+        b ++= s"${recName(c, r).toUpperCase} = Record(${r.beats}, ${r.beatBits}, ${r.maxN})  # ${r.bytes} bytes\n"
+      for (f <- c.recordFields)
+        b ++= s"${recFieldName(c, f).toUpperCase} = RecordField(${f.lsb.k}, ${f.lsb.c}, ${f.width.k}, ${f.width.c})" +
+          s"  # ${f.record.name}${f.text}\n"
       if (c.registers.nonEmpty) {
         b ++= s"${c.prefix.toUpperCase}_REGS = {\n"
         for (r <- c.registers) b ++= s"    ${pyString(r.name)}: (${hex(r.offset)}, ${r.words}, ${pyString(r.doc)}),\n"
@@ -118,22 +177,70 @@ object ContractFiles {
     b ++= "#![allow(dead_code)]\n\n/// bits [lsb, lsb + width) of a register or a stream record\n" +
       "#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub struct Field {\n    pub lsb: u32,\n    pub width: u32,\n}\n\n" +
       "impl Field {\n    pub const fn mask(&self) -> u64 {\n        if self.width >= 64 { u64::MAX } else { (1u64 << self.width) - 1 }\n    }\n" +
-      "    /// the field of a register value\n    pub const fn get(&self, v: u64) -> u64 {\n        (v >> self.lsb) & self.mask()\n    }\n}\n"
+      "    /// the field of a register value\n    pub const fn get(&self, v: u64) -> u64 {\n        (v >> self.lsb) & self.mask()\n    }\n" +
+      "    /// x at the field's bits of a register value (x cut to the field's width)\n" +
+      "    pub const fn put(&self, x: u64) -> u64 {\n        (x & self.mask()) << self.lsb\n    }\n" +
+      rustWords + "}\n\n" +
+      "/// a stream record: `beats` beats of `beat_bits` bits (little-endian), for field widths n <= `max_n`\n" +
+      "#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub struct Record {\n    pub beats: u32,\n    pub beat_bits: u32,\n" +
+      "    pub max_n: u32,\n}\n\nimpl Record {\n    pub const fn bits(&self) -> usize {\n" +
+      "        (self.beats * self.beat_bits) as usize\n    }\n    pub const fn bytes(&self) -> usize {\n" +
+      "        self.bits() / 8\n    }\n    pub const fn words(&self) -> usize {\n        self.bits() / 64\n    }\n" +
+      "    pub const fn beat_bytes(&self) -> usize {\n        (self.beat_bits / 8) as usize\n    }\n}\n\n" +
+      "/// bits [lsb_k*n + lsb_c, + width_k*n + width_c) of a record, n the field width\n" +
+      "#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub struct RecordField {\n    pub lsb_k: u32,\n    pub lsb_c: u32,\n" +
+      "    pub width_k: u32,\n    pub width_c: u32,\n}\n\nimpl RecordField {\n" +
+      "    /// the field's bits for field width n\n    pub const fn at(&self, n: u32) -> Field {\n" +
+      "        Field { lsb: self.lsb_k * n + self.lsb_c, width: self.width_k * n + self.width_c }\n    }\n}\n"
     for (c <- all) {
       b ++= s"\n// ${c.title} (${c.source})\n"
       for (r <- c.registers) b ++= s"/// ${r.doc}\npub const ${upper(c, r.name)}: u32 = ${hex(r.offset)};\n"
       for (k <- c.codes) b ++= s"/// ${k.doc}\npub const ${upper(c, k.name)}: u32 = ${hex(k.value)};\n"
       for (f <- c.fields)
         b ++= s"/// ${f.reg}${bitsText(f)}: ${f.doc}\npub const ${fieldName(c, f).toUpperCase}: Field = Field { lsb: ${f.lsb}, width: ${f.width} };\n"
+      for (r <- c.records)
+        b ++= s"/// ${r.doc}\npub const ${recName(c, r).toUpperCase}: Record = Record { beats: ${r.beats}, " +
+          s"beat_bits: ${r.beatBits}, max_n: ${r.maxN} };\n"
+      for (f <- c.recordFields)
+        b ++= s"/// ${f.record.name}${f.text}: ${f.doc}\npub const ${recFieldName(c, f).toUpperCase}: RecordField = " +
+          s"RecordField { lsb_k: ${f.lsb.k}, lsb_c: ${f.lsb.c}, width_k: ${f.width.k}, width_c: ${f.width.c} };\n"
     }
     b.toString
   }
+
+  /** Field's accessors on a record as 64-bit words or bytes, little-endian (put clears the field's other bits) */
+  private val rustWords: String =
+    "    /// writes v (64-bit limbs, low first) into the field's bits of a record held as little-endian words\n" +
+    "    pub fn put_words(&self, rec: &mut [u64], v: &[u64]) {\n        let mut done = 0;\n" +
+    "        while done < self.width {\n            let take = (self.width - done).min(64);\n" +
+    "            let m = if take == 64 { u64::MAX } else { (1u64 << take) - 1 };\n" +
+    "            let x = v[(done / 64) as usize] & m;\n            let pos = self.lsb + done;\n" +
+    "            let (q, r) = ((pos / 64) as usize, pos % 64);\n            rec[q] = (rec[q] & !(m << r)) | (x << r);\n" +
+    "            if r > 0 && r + take > 64 {\n                rec[q + 1] = (rec[q + 1] & !(m >> (64 - r))) | (x >> (64 - r));\n" +
+    "            }\n            done += take;\n        }\n    }\n" +
+    "    /// the field's bits of a record held as little-endian words, as 64-bit limbs (low first) into out\n" +
+    "    pub fn get_words(&self, rec: &[u64], out: &mut [u64]) {\n        let mut done = 0;\n" +
+    "        while done < self.width {\n            let take = (self.width - done).min(64);\n" +
+    "            let m = if take == 64 { u64::MAX } else { (1u64 << take) - 1 };\n            let pos = self.lsb + done;\n" +
+    "            let (q, r) = ((pos / 64) as usize, pos % 64);\n            let mut x = rec[q] >> r;\n" +
+    "            if r > 0 && r + take > 64 {\n                x |= rec[q + 1] << (64 - r);\n            }\n" +
+    "            out[(done / 64) as usize] = x & m;\n            done += take;\n        }\n    }\n" +
+    "    /// put_words on a record held as little-endian bytes (bit by bit: for narrow fields)\n" +
+    "    pub fn put_bytes(&self, rec: &mut [u8], v: &[u64]) {\n        for i in 0..self.width {\n" +
+    "            let b = (self.lsb + i) as usize;\n            let m = 1u8 << (b % 8);\n" +
+    "            if (v[(i / 64) as usize] >> (i % 64)) & 1 == 1 {\n                rec[b / 8] |= m;\n" +
+    "            } else {\n                rec[b / 8] &= !m;\n            }\n        }\n    }\n" +
+    "    /// get_words on a record held as little-endian bytes (bit by bit: for narrow fields)\n" +
+    "    pub fn get_bytes(&self, rec: &[u8], out: &mut [u64]) {\n        for l in out.iter_mut().take(((self.width + 63) / 64) as usize) {\n" +
+    "            *l = 0;\n        }\n        for i in 0..self.width {\n            let b = (self.lsb + i) as usize;\n" +
+    "            if (rec[b / 8] >> (b % 8)) & 1 == 1 {\n                out[(i / 64) as usize] |= 1u64 << (i % 64);\n" +
+    "            }\n        }\n    }\n"
 
   private def mdCell(s: String): String = s.replace("|", "\\|")
 
   def markdown: String = {
     val b = new StringBuilder
-    b ++= "# Register maps and codes\n\n" + banner + "\n\nThe names below are those of the Python module " +
+    b ++= "# Register maps, codes and stream records\n\n" + banner + "\n\nA record field at [4n, 4n + 28) sits at bit 4n of its record for a field of n bits (a curve's or a hash's).  The names below are those of the Python module " +
       "`reference_model/contract.py` and the Rust module `sw/lib/zk_contract.rs`; the C header " +
       "`sw/lib/zk_contract.h` prefixes them with `ZK_`.\n"
     for (c <- all) {
@@ -154,6 +261,14 @@ object ContractFiles {
         for (f <- c.fields)
           b ++= s"| ${f.reg} | ${bitsText(f)} | `${fieldName(c, f).toUpperCase}` | ${mdCell(f.doc)} |\n"
       }
+      if (c.records.nonEmpty) {
+        b ++= "\n| record | beats x bits | bytes | n at most | meaning |\n|---|---|---|---|---|\n"
+        for (r <- c.records)
+          b ++= s"| `${recName(c, r).toUpperCase}` | ${r.beats} x ${r.beatBits} | ${r.bytes} | ${r.maxN} | ${mdCell(r.doc)} |\n"
+        b ++= "\n| record | bits (n: the field width) | field | meaning |\n|---|---|---|---|\n"
+        for (f <- c.recordFields)
+          b ++= s"| ${f.record.name} | ${f.text} | `${recFieldName(c, f).toUpperCase}` | ${mdCell(f.doc)} |\n"
+      }
     }
     b.toString
   }
@@ -167,6 +282,7 @@ object ContractFiles {
       for (r <- c.registers) b ++= s"    variable ${c.prefix}_${r.name} ${hex(r.offset)}\n"
       for (k <- c.codes) b ++= s"    variable ${c.prefix}_${k.name} ${hex(k.value)}\n"
       for (f <- c.fields) b ++= s"    variable ${fieldName(c, f)}_lsb ${f.lsb}\n    variable ${fieldName(c, f)}_width ${f.width}\n"
+      for (r <- c.records) b ++= s"    variable ${recName(c, r)}_beat_bits ${r.beatBits}\n    variable ${recName(c, r)}_beats ${r.beats}\n"
     }
     b ++= "}\n"
     b.toString

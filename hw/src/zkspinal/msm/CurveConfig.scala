@@ -78,7 +78,7 @@ case class MsmConfig(
   val bound: BigInt = scalarBound.getOrElse(curve.scalarOrder)
   require(bound > 1 && bound <= curve.scalarOrder, "scalar bound must be in 2..scalar order")
   val scalarBits: Int = (bound - 1).bitLength
-  require(scalarBits <= 256, "a scalar word is 256 bits")
+  require(scalarBits <= MsmRecord.scalarBits, s"a scalar word is ${MsmRecord.scalarBits} bits")
   require(windows.size >= 2 && windows.size <= MsmRecord.window.max, "2 to 127 windows (the window tag)")
   require(windows.forall(w => w >= 2 && w <= 22), "window widths must be 2..22 bits")
   require(windows.sum >= scalarBits, s"windows cover ${windows.sum} bits; scalars have $scalarBits")

@@ -5,7 +5,7 @@ import spinal.lib._
 import spinal.lib.bus.amba4.axi.{Axi4, Axi4SpecRenamer}
 import spinal.lib.bus.amba4.axilite._
 import spinal.lib.bus.amba4.axis.{Axi4Stream, Axi4StreamConfig}
-import zkspinal.contract.{Contract, FieldPack, Show}
+import zkspinal.contract.{Contract, FieldPack, Pos, Show}
 import zkspinal.axi.AxiClocked
 import zkspinal.contract.{CoreIdentity, CoreKind, IdentifiedCore}
 
@@ -63,13 +63,36 @@ object MsmAxisRegs extends Contract("msm", "MsmAxis registers (AXI4-Lite, 32-bit
     show = Show.Dec)
 }
 
-/** A bucket record of the read-out stream: the bucket (U, V, W, T, n bits each) and then its tag at bit 4n, three
-  * 512-bit beats for BLS12-377 (reference_model/msm_formats.md). */
-object MsmRecord extends Contract("msm_record", "MsmAxis bucket record tag (at bit 4n of a record, after U, V, W, T)",
-    "hw/src/zkspinal/msm/MsmAxis.scala") {
+/** The MsmAxis stream records (512-bit beats, little-endian: bit i of a record is bit i % 512 of beat i / 512), for
+  * a curve whose field elements are n bits wide (n <= MAX_N; BLS12-377: n = 377); reference_model/msm_formats.md.
+  * The field elements of point and bucket records are in the hardware Montgomery domain (x*2^n mod p), reduced. */
+object MsmRecord extends Contract("msm_record", "MsmAxis stream records: scalar beats, point records, bucket records " +
+    "and the bucket record's tag", "hw/src/zkspinal/msm/MsmAxis.scala") {
+  import Pos._
   val window = field("window", "tag", 0, 7, "the window j (0 for a record past the buckets that carries nothing)")
   val bucket = field("bucket", "tag", 7, 21, "the bucket index k >= 1 (0: nothing)")
   val tagBits = code("tag_bits", bucket.end, "bits of the tag").toInt
+  val beatBits = 512
+  /** the widest field element: a bucket record (4 elements and the tag) fills its three beats */
+  val maxN: Int = (3 * beatBits - tagBits) / 4
+  val scalars = record("scalars", 1, beatBits, maxN, "a beat of the scalar stream: two scalars (plain unsigned " +
+    "integers < r), zero-padded to a whole beat when the count is odd")
+  val scalarBits = 256
+  val firstScalar = recordField("first", scalars, 0, scalarBits, "the scalar of the even index")
+  val secondScalar = recordField("second", scalars, scalarBits, scalarBits, "the scalar of the odd index")
+  val point = record("point", 3, beatBits, maxN, "a point record of the point stream: the precomputed point " +
+    "(QM, QP, QT), zero above 3n")
+  val qm = recordField("qm", point, 0, N, "QM = y - x")
+  val qp = recordField("qp", point, N, N, "QP = y + x")
+  val qt = recordField("qt", point, 2 * N, N, "QT = 2d·x·y")
+  val bucketRecord = record("bucket", 3, beatBits, maxN, "a bucket record of the read-out stream: the bucket in " +
+    "extended coordinates (U, V, W, T) and its tag; TLAST on the last beat of the last record")
+  val u = recordField("u", bucketRecord, 0, N, "U")
+  val v = recordField("v", bucketRecord, N, N, "V")
+  val w = recordField("w", bucketRecord, 2 * N, N, "W (non-zero)")
+  val t = recordField("t", bucketRecord, 3 * N, N, "T")
+  val tag = recordField("tag", bucketRecord, 4 * N, tagBits, "the tag: window and bucket index (MSM_RECORD_TAG_*)")
+  require(point.beatBits == bucketRecord.beatBits && point.beats == bucketRecord.beats, "points and buckets share a beat")
 }
 
 /** The CONTROL register's read bits. */
@@ -87,7 +110,7 @@ object MsmErrors extends Contract("msm_error", "MsmAxis ERROR bits", "hw/src/zks
   val scalarsLong = flag("scalars_long", 2, "scalar stream: no TLAST on the last scalar")
   val pointsShort = flag("points_short", 3, "point stream: TLAST before the last point")
   val pointsLong = flag("points_long", 4, "point stream: no TLAST on the last point")
-  val padding = flag("padding", 5, "a point record with bits above 1131")
+  val padding = flag("padding", 5, "a point record with bits set above 3n (past QT)")
   val timeout = flag("timeout", 6, "watchdog: points still due and no input for TIMEOUT cycles (a stream stopped)")
   val refused = flag("refused", 7, "a start or load refused (ignored; does not abort): busy, an error pending, a " +
     "load of 0 or more than CAPACITY points, a resident start with more points than STORED")
@@ -99,8 +122,9 @@ object MsmErrors extends Contract("msm_error", "MsmAxis ERROR bits", "hw/src/zks
   val fatalMask: BigInt = ((BigInt(1) << width) - 1) ^ (BigInt(1) << refused)
 }
 
+/** a beat of the three streams (MsmRecord) */
 case class Beat() extends Bundle {
-  val data = Bits(512 bits)
+  val data = Bits(MsmRecord.beatBits bits)
   val last = Bool()
 }
 
@@ -110,9 +134,11 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
   val identity = CoreIdentity(CoreKind.Msm, cfg.name)
   identityOutputs()
   private val n = cfg.curve.field.width
+  /** a point's bits: QM, QP, QT (MsmRecord.point) */
+  private val pointWidth = MsmRecord.qt.end(n)
   val s_axil = slave(AxiLite4(AxiLite4Config(addressWidth = 8, dataWidth = 32)))
   AxiLite4SpecRenamer(s_axil)
-  private val axisCfg = Axi4StreamConfig(dataWidth = 64, useLast = true)
+  private val axisCfg = Axi4StreamConfig(dataWidth = MsmRecord.beatBits / 8, useLast = true)
   val s_axis_scalars = slave(Axi4Stream(axisCfg))
   val s_axis_points = slave(Axi4Stream(axisCfg))
   val m_axis_buckets = master(Axi4Stream(axisCfg))
@@ -128,7 +154,7 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
 
   val core: MsmCore = axiDomain(new MsmCore(cfg))
   val slicer: ScalarSlicer = axiDomain(new ScalarSlicer(cfg))
-  val store: Option[PointStore] = cfg.pointStore.map(sc => axiDomain(new PointStore(sc, 3 * n)))
+  val store: Option[PointStore] = cfg.pointStore.map(sc => axiDomain(new PointStore(sc, pointWidth)))
   private val capacityPoints: Long = cfg.pointStore.map(_.capacity).getOrElse(0L)
 
   val logic = new ClockingArea(axiDomain) {
@@ -177,7 +203,8 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
     val half = RegInit(False)
     val scalarsDue = running && !fatal && sIdx =/= countR
     slicer.io.input.valid := scalarBeats.valid && scalarsDue
-    slicer.io.input.payload := Mux(half, scalarBeats.data(511 downto 256), scalarBeats.data(255 downto 0)).asUInt
+    slicer.io.input.payload := Mux(half, MsmRecord.secondScalar.of(scalarBeats.data, n),
+      MsmRecord.firstScalar.of(scalarBeats.data, n)).asUInt
     val lastScalar = sIdx === countR - 1
     val scalarBeatDone = slicer.io.input.fire && (half || lastScalar)
     scalarBeats.ready := scalarBeatDone || fatal
@@ -188,23 +215,26 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
     when(scalarBeatDone && scalarBeats.last && !lastScalar && !packets(0)) { raise(E.scalarsShort) := True }
     when(scalarBeatDone && !scalarBeats.last && lastScalar) { raise(E.scalarsLong) := True }
 
-    // ---- points: three beats per record
+    // ---- points: a record of P.beats beats (MsmRecord.point: QM, QP, QT, zero above)
+    val P = MsmRecord.point
+    val lastBeat = P.beats - 1
     val pIdx = Reg(UInt(32 bits)) init (0)
-    val beat = Reg(UInt(2 bits)) init (0)
-    val held = Vec.fill(2)(Reg(Bits(512 bits)))
+    val beat = Reg(UInt(log2Up(P.beats) bits)) init (0)
+    val held = Vec.fill(lastBeat)(Reg(Bits(P.beatBits bits)))
     val pointsDue = (running && !residentJob || loading) && !fatal && pIdx =/= countR
-    val records = Stream(Bits(3 * n bits))
-    records.valid := pointBeats.valid && pointsDue && beat === 2
-    records.payload := (pointBeats.data ## held(1) ## held(0)).resize(3 * n)
-    val padding = pointBeats.data(511 downto 3 * n - 1024).orR
-    val pointBeatTaken = pointsDue && pointBeats.valid && (beat =/= 2 || records.ready)
+    val records = Stream(Bits(pointWidth bits))
+    records.valid := pointBeats.valid && pointsDue && beat === lastBeat
+    records.payload := (held :+ pointBeats.data).reverse.reduce(_ ## _).resize(pointWidth)
+    require(pointWidth > lastBeat * P.beatBits, "the padding check reads the last beat only")
+    val padding = pointBeats.data(P.beatBits - 1 downto pointWidth - lastBeat * P.beatBits).orR
+    val pointBeatTaken = pointsDue && pointBeats.valid && (beat =/= lastBeat || records.ready)
     when(running && residentJob && pointBeats.valid && !fatal) { raise(E.strayPoints) := True }
     pointBeats.ready := pointBeatTaken || fatal
-    val lastPointBeat = pIdx === countR - 1 && beat === 2
+    val lastPointBeat = pIdx === countR - 1 && beat === lastBeat
     when(pointBeatTaken) {
-      when(beat =/= 2) { held(beat.resize(1)) := pointBeats.data }
-      beat := Mux(beat === 2, U(0), beat + 1)
-      when(beat === 2) { pIdx := pIdx + 1 }
+      when(beat =/= lastBeat) { held(beat.resize(log2Up(lastBeat))) := pointBeats.data }
+      beat := Mux(beat === lastBeat, U(0), beat + 1)
+      when(beat === lastBeat) { pIdx := pIdx + 1 }
       when(pointBeats.last && !lastPointBeat && !packets(0)) { raise(E.pointsShort) := True }
       when(!pointBeats.last && lastPointBeat) { raise(E.pointsLong) := True }
     }
@@ -213,11 +243,11 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
     // registers the ready the core's scheduler computes, so it does not run on through the join into the slicer.
     // a job's points: from the point stream, or (resident job) from the store; a load's go into the store
     val portPoints = records.translateWith(padding ## records.payload)
-    val jobPoints = Stream(Bits(3 * n + 1 bits))
+    val jobPoints = Stream(Bits(pointWidth + 1 bits))
     store match {
       case Some(st) =>
         val split = StreamDemux(portPoints, U(loading), 2)
-        st.io.store << split(1).throwWhen(split(1).payload.msb).translateWith(split(1).payload(3 * n - 1 downto 0))
+        st.io.store << split(1).throwWhen(split(1).payload.msb).translateWith(split(1).payload(pointWidth - 1 downto 0))
         when(split(1).fire && split(1).payload.msb && !fatal) { raise(E.padding) := True }
         jobPoints << StreamMux(U(residentJob), Seq(split(0), st.io.points.translateWith(False ## st.io.points.payload)))
         st.io.count := countR
@@ -234,7 +264,7 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
     val bad = joined.payload._1.outOfRange || pointBits.msb
     core.io.jobs.valid := joined.valid && !bad && !fatal
     core.io.jobs.payload.digits := joined.payload._1.digits
-    core.io.jobs.payload.q := pointBits(3 * n - 1 downto 0)
+    core.io.jobs.payload.q := pointBits(pointWidth - 1 downto 0)
     joined.ready := core.io.jobs.ready || bad || fatal
     when(joined.valid && !fatal) {
       when(joined.payload._1.outOfRange) { raise(E.scalarRange) := True }
@@ -265,26 +295,29 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
     core.io.start := start
     core.io.count := countR
 
-    // ---- bucket read-out: three beats per record
-    require(4 * cfg.curve.field.width + MsmRecord.tagBits <= 1536, "a bucket record is three 512-bit beats")
-    val outRec = Reg(Bits(1536 bits))
+    // ---- bucket read-out: a record of BR.beats beats (MsmRecord.bucketRecord: U, V, W, T, the tag at bit 4n)
+    val BR = MsmRecord.bucketRecord
+    require(n <= BR.maxN, s"a bucket record holds field elements of ${BR.maxN} bits at most")
+    require(MsmRecord.tag.lsb.at(n) == 4 * n && MsmRecord.window.lsb == 0 && MsmRecord.bucket.lsb == MsmRecord.window.end,
+      "the core's bucket value is U, V, W, T; the tag (window, then bucket) follows")
+    val outRec = Reg(Bits(BR.bits bits))
     val outLast = Reg(Bool())
     val outHolding = RegInit(False)
-    val outBeat = Reg(UInt(2 bits)) init (0)
+    val outBeat = Reg(UInt(log2Up(BR.beats) bits)) init (0)
     core.io.buckets.ready := !outHolding
     when(core.io.buckets.fire) {
       val r = core.io.buckets.payload
-      outRec := (r.bucket.asBits ## r.window.asBits ## r.value).resized // the tag at bit 4n: MsmRecord
+      outRec := (r.bucket.asBits ## r.window.asBits ## r.value).resized
       outLast := r.last
       outHolding := True
       outBeat := 0
     }
     m_axis_buckets.valid := outHolding
-    m_axis_buckets.payload.data := outRec.subdivideIn(3 slices)(outBeat)
-    m_axis_buckets.payload.last := outLast && outBeat === 2
+    m_axis_buckets.payload.data := outRec.subdivideIn(BR.beats slices)(outBeat)
+    m_axis_buckets.payload.last := outLast && outBeat === BR.beats - 1
     when(m_axis_buckets.fire) {
       outBeat := outBeat + 1
-      when(outBeat === 2) { outHolding := False }
+      when(outBeat === BR.beats - 1) { outHolding := False }
     }
 
     // ---- registers

@@ -30,8 +30,9 @@ case class PointStoreConfig(channels: Int = 4, addressBits: Int = 34, readBuffer
 }
 
 object PointStoreConfig {
-  val beatBytes = 64
-  val beatsPerPoint = 3
+  /** a point record as the point stream carries it (MsmRecord.point): the memory's beat is the stream's */
+  val beatBytes: Int = MsmRecord.point.beatBytes
+  val beatsPerPoint: Int = MsmRecord.point.beats
   val pageBytes = 4096
   val pointsPerPage: Int = pageBytes / (beatBytes * beatsPerPoint)
   val pageBeats: Int = pointsPerPage * beatsPerPoint

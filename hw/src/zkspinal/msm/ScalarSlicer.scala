@@ -29,28 +29,30 @@ case class SlicedScalar(cfg: MsmConfig) extends Bundle {
   *      ~bits - c (w bits) when negative, each one adder of an all-ones constant with a carry-in
   */
 class ScalarSlicer(cfg: MsmConfig) extends Component {
+  /** a scalar word of the scalar stream (MsmRecord.scalars) */
+  private val wordBits = MsmRecord.scalarBits
   val io = new Bundle {
-    val input = slave(Stream(UInt(256 bits)))
+    val input = slave(Stream(UInt(wordBits bits)))
     val output = master(Stream(SlicedScalar(cfg)))
     val flush = in(Bool())
   }
   private val W = cfg.numWindows
   private val chunkBits = 64
-  private val chunks = 256 / chunkBits
+  private val chunks = wordBits / chunkBits
 
   case class Stage1() extends Bundle {
-    val s = UInt(256 bits)
+    val s = UInt(wordBits bits)
     val g, p = Bits(W - 1 bits)
     val above, equal = Bits(chunks bits)
   }
   case class Stage2() extends Bundle {
-    val s = UInt(256 bits)
+    val s = UInt(wordBits bits)
     val carry = Bits(W bits) // c_j, the carry into window j
     val outOfRange = Bool()
   }
 
   private def window(s: UInt, j: Int): UInt =
-    if (cfg.isTop(j)) s(255 downto cfg.offsets(j)) else s(cfg.offsets(j) + cfg.windows(j) - 1 downto cfg.offsets(j))
+    if (cfg.isTop(j)) s(wordBits - 1 downto cfg.offsets(j)) else s(cfg.offsets(j) + cfg.windows(j) - 1 downto cfg.offsets(j))
 
   private val st1 = io.input.translateWith {
     val r = Stage1()

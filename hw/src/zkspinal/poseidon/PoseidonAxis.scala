@@ -7,7 +7,7 @@ import spinal.lib._
 import spinal.lib.bus.amba4.axi.Axi4SpecRenamer
 import spinal.lib.bus.amba4.axilite._
 import spinal.lib.bus.amba4.axis.{Axi4Stream, Axi4StreamConfig}
-import zkspinal.contract.{Contract, FieldPack}
+import zkspinal.contract.{Contract, FieldPack, Pos}
 import zkspinal.field._
 import zkspinal.axi.AxiClocked
 import zkspinal.contract.{CoreIdentity, CoreKind, IdentifiedCore}
@@ -36,6 +36,27 @@ object PoseidonRegs extends Contract("poseidon", "PoseidonAxis status registers 
   val cycles = reg("cycles", 0x2C, "clock cycles since the last clear")
 }
 
+/** The AXI4-Stream beats of [[PoseidonAxis]] for a field of n bits (n <= MAX_N): TDATA one field element per beat
+  * (canonical, little-endian), TUSER 32 bits. */
+object PoseidonFrame extends Contract("poseidon_frame", "PoseidonAxis stream beats (TDATA, TUSER)",
+    "hw/src/zkspinal/poseidon/PoseidonAxis.scala") {
+  import Pos._
+  val beatBits = 256
+  val userBits = 32
+  val beat = record("beat", 1, beatBits, beatBits - 1, "TDATA of a beat in or out: one field element; in a stream " +
+    "the host sends many frames in one DMA write, the top bit marks a frame's last element (InbandLast)")
+  val element = recordField("element", beat, 0, N, "the field element, canonical (< p); out: the digest, or 0 " +
+    "for a rejected frame")
+  val last = recordField("last", beat, beatBits - 1, 1, "in-band end of frame: set on a frame's last element (free: " +
+    "elements are < 2^n); InbandLast clears it and sets TLAST")
+  val inUser = record("in_user", 1, userBits, beat.maxN, "TUSER of an input frame's first beat (ignored on the others)")
+  val arity = recordField("arity", inUser, 0, 8, "0: a MerkleTree hash (arity = frame length, tag 2^arity - 1); " +
+    "A != 0: a header frame of arity A whose first beat is the domain tag")
+  val outUser = record("out_user", 1, userBits, beat.maxN, "TUSER of an output beat")
+  val error = recordField("error", outUser, 0, PoseidonErrors.bits, "0 for a digest; for a rejected frame the OR " +
+    "of the PoseidonErrors codes")
+}
+
 /** Poseidon over AXI4-Stream (256-bit beats) with an AXI4-Lite status slave.
   *
   * Input: one frame per hash, one field element per beat, canonical (not Montgomery form), little-endian in
@@ -58,8 +79,10 @@ object PoseidonRegs extends Contract("poseidon", "PoseidonAxis status registers 
 class PoseidonAxis(val cfg: PoseidonConfig) extends Component with AxiClocked with IdentifiedCore {
   val identity = CoreIdentity(CoreKind.Poseidon, cfg.name)
   identityOutputs()
-  val s_axis = slave(Axi4Stream(Axi4StreamConfig(dataWidth = 32, useLast = true, useUser = true, userWidth = 1))) // TUSER: 1 bit per byte = 32 bits
-  val m_axis = master(Axi4Stream(Axi4StreamConfig(dataWidth = 32, useLast = true, useUser = true, userWidth = 1))) // TUSER: 1 bit per byte = 32 bits
+  private val axisCfg = Axi4StreamConfig(dataWidth = PoseidonFrame.beat.beatBytes, useLast = true, useUser = true,
+    userWidth = PoseidonFrame.userBits / PoseidonFrame.beat.beatBytes) // TUSER: userWidth bits per byte
+  val s_axis = slave(Axi4Stream(axisCfg))
+  val m_axis = master(Axi4Stream(axisCfg))
   val s_axil = slave(AxiLite4(AxiLite4Config(addressWidth = 8, dataWidth = 32)))
   Axi4SpecRenamer(s_axis)
   Axi4SpecRenamer(m_axis)
@@ -69,21 +92,22 @@ class PoseidonAxis(val cfg: PoseidonConfig) extends Component with AxiClocked wi
   private val f = cfg.field
   private val n = f.width
   private val lanes = cfg.lanes
+  require(n <= PoseidonFrame.beat.maxN && PoseidonFrame.error.lsb.at(n) == 0, "PoseidonFrame: the element and the error bits")
 
   val logic = new ClockingArea(axiDomain) {
     // ---- range check (x < p: x - p borrows) in a short pipeline; credits keep its FIFO from overflowing
     case class Beat() extends Bundle {
-      val data = UInt(256 bits)
-      val user = Bits(8 bits)
+      val data = UInt(PoseidonFrame.beatBits bits)
+      val user = Bits(PoseidonFrame.arity.width.at(n) bits)
       val last = Bool()
       val inRange = Bool()
     }
     // the beat registered (stage 1), then beside its range check until the check's result
     val inData = Timed(RegNext(s_axis.data.asUInt), 1)
-    val inUser = Timed(RegNext(s_axis.user(7 downto 0)), 1)
+    val inUser = Timed(RegNext(PoseidonFrame.arity.of(s_axis.user, n)), 1)
     val inLast = Timed(RegNext(s_axis.last), 1)
     val inValid = Timed(RegNext(s_axis.fire) init (False), 1)
-    val diff = WideAdder.addConst(inData.map(_.resize(257)), -f.p, 257, cfg.arith)
+    val diff = WideAdder.addConst(inData.map(_.resize(PoseidonFrame.beatBits + 1)), -f.p, PoseidonFrame.beatBits + 1, cfg.arith)
     val checkLatency = diff.at
     val fifoDepth = checkLatency + 3
     val fifo = StreamFifo(Beat(), fifoDepth)
@@ -101,7 +125,7 @@ class PoseidonAxis(val cfg: PoseidonConfig) extends Component with AxiClocked wi
     val buf = Vec.fill(lanes)(Reg(UInt(n bits)))
     val inFrame = RegInit(False)
     val header = Reg(Bool())
-    val declared = Reg(UInt(8 bits))
+    val declared = Reg(UInt(PoseidonFrame.arity.width.at(n) bits))
     val count = Reg(UInt(cntBits bits)) // elements after the tag, saturating at `lanes` (= too many)
     val rangeErr = Reg(Bool())
     val jobValid = RegInit(False)
@@ -148,7 +172,7 @@ class PoseidonAxis(val cfg: PoseidonConfig) extends Component with AxiClocked wi
 
     // ---- output
     m_axis.valid := core.io.output.valid
-    m_axis.data := core.io.output.digest.resize(256).asBits
+    m_axis.data := core.io.output.digest.resize(PoseidonFrame.beatBits).asBits
     m_axis.user := core.io.output.error.resize(m_axis.user.getWidth)
     m_axis.last := True
     core.io.output.ready := m_axis.ready

@@ -5,6 +5,7 @@ import spinal.lib._
 import spinal.lib.bus.amba4.axi.Axi4SpecRenamer
 import spinal.lib.bus.amba4.axis.{Axi4Stream, Axi4StreamConfig}
 import zkspinal.axi.AxiClocked
+import zkspinal.poseidon.PoseidonFrame
 
 /** Frame boundaries carried in-band, for cores that need TLAST per frame behind XDMA, which puts TLAST only on the
   * last beat of each write().  The host sets bit `flagBit` of the last beat of every frame (for 256-bit field
@@ -25,7 +26,8 @@ case class InbandLastConfig(dataBytes: Int = 32, flagBit: Int = -1) {
 }
 
 object InbandLastConfig {
-  val poseidon = InbandLastConfig(dataBytes = 32) // one BLS12-381 Fr element per 256-bit beat, flag in bit 255
+  /** PoseidonAxis's beats: one field element per beat, the flag at PoseidonFrame.last */
+  val poseidon = InbandLastConfig(dataBytes = PoseidonFrame.beat.beatBytes, flagBit = PoseidonFrame.last.lsb.at(0))
 }
 
 class InbandLast(val cfg: InbandLastConfig = InbandLastConfig()) extends Component with AxiClocked {
