@@ -176,8 +176,16 @@ def adder_of(i: int, j: int, adders: int, shared: int) -> int:
     return i % adders if j < shared else (j - shared) % adders
 
 
+def effective_scalars(scalars, records, adder=DEFAULT_ADDER) -> list[int]:
+    """the scalars whose digits reach an adder: 0 for a point at infinity the engine drops (adder.skips_infinity)"""
+    if not adder.skips_infinity:
+        return list(scalars)
+    return [0 if adder.point_of(q) is None else s for s, q in zip(scalars, records)]
+
+
 def additions_per_adder(layout: WindowLayout, scalars, adders: int, shared: int) -> list[int]:
-    """Additions (non-zero digits) each adder performs: what its BUSY counter reads after the job."""
+    """Additions (non-zero digits) each adder performs: what its BUSY counter reads after the job (scalars as
+    effective_scalars gives them)."""
     per = [0] * adders
     for i, s in enumerate(scalars):
         for j, d in enumerate(layout.digits(s)):

@@ -25,6 +25,7 @@ from .weierstrass import Affine, Jacobian, WeierstrassCurve
 
 class TwistedEdwardsAdder:
     kind = "twisted_edwards"
+    skips_infinity = False  # the identity record goes through the complete formulas
     record_coords = 3      # QM, QP, QT
     bucket_coords = 4      # U, V, W, T
 
@@ -61,6 +62,7 @@ class TwistedEdwardsAdder:
 
 class XyzzAdder:
     kind = "xyzz"
+    skips_infinity = True   # the engine drops every addition of the point at infinity (record all zero)
     record_coords = 3      # x, y, 3x^2
     bucket_coords = 4      # X, Y, ZZ, ZZZ
     # (0, 0) is on no curve y^2 = x^3 + b with b != 0: the record of the point at infinity (the lane drops it)
@@ -129,7 +131,8 @@ ADDERS = {
 
 
 def adder_of(curve: str):
+    """the adder of a curve by its MSM name (bn254) or its G1's (bn254_g1: a top's manifest entry)"""
     try:
-        return ADDERS[curve]
+        return ADDERS[curve.removesuffix("_g1")]
     except KeyError:
         raise ValueError(f"unknown curve {curve!r}; known: {', '.join(ADDERS)}") from None

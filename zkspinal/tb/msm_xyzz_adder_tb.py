@@ -90,7 +90,7 @@ async def adder_vs_model(dut):
         if sent < len(cases) and r.random() >= gap:
             B, Q, neg = cases[sent]
             for i in range(4):
-                getattr(dut, f"io_input_payload_b_{i}").value = B[i]
+                getattr(dut, f"io_input_payload_s_{i}").value = B[i]
             for i in range(3):
                 getattr(dut, f"io_input_payload_q_{i}").value = Q[i]
             dut.io_input_payload_negate.value = int(neg)

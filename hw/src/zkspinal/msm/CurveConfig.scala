@@ -132,5 +132,10 @@ object MsmConfig {
     pointStore = Some(PointStoreConfig(channels = 2, addressBits = 20, readBuffer = 128)))
   val small2Model = small2.copy(name = "small2_model", mulModel = true)
   val vu9pModel = vu9p.copy(name = "vu9p_model", mulModel = true)
-  val all: Seq[MsmConfig] = Seq(small, vu9p, smallModel, small2Model, vu9pModel)
+
+  /** BN254 G1 on the XYZZ adder: the small layouts (scalars below 2^24), as the BLS12-377 ones */
+  val bn254Small = small.copy(name = "bn254_small", curve = CurveConfig.bn254_g1)
+  val bn254SmallModel = bn254Small.copy(name = "bn254_small_model", mulModel = true)
+  val bn254Small2Model = small2.copy(name = "bn254_small2_model", curve = CurveConfig.bn254_g1, mulModel = true)
+  val all: Seq[MsmConfig] = Seq(small, vu9p, smallModel, small2Model, vu9pModel, bn254SmallModel, bn254Small2Model)
 }

@@ -6,15 +6,8 @@ import spinal.core._
 import spinal.lib._
 import zkspinal.field._
 
-/** The XYZZ adder's operands: bucket B = (X, Y, ZZ, ZZZ), point record Q = (x, y, m) with m = 3x^2 (the host
-  * computes it: the doubling case's tangent slope numerator), and the sign. */
-case class XyzzInput(n: Int) extends Bundle {
-  val b = Vec(UInt(n bits), 4)
-  val q = Vec(UInt(n bits), 3)
-  val negate = Bool()
-}
-
-/** Mixed addition B +- Q on a short Weierstrass curve with a = 0 (BN254, BLS12-381 G1), bucket in XYZZ coordinates,
+/** Mixed addition B +- Q (bucket B = (X, Y, ZZ, ZZZ), point record Q = (x, y, m) with m = 3x^2: the host computes
+  * it, the doubling case's tangent slope numerator) on a short Weierstrass curve with a = 0 (BN254, BLS12-381 G1), bucket in XYZZ coordinates,
   * fully pipelined: one addition accepted every cycle, the result `latency` cycles later.  Every value is a
   * Montgomery word; the model is reference_model/curves/xyzz.py (bucket_add), bit for bit.
   *
@@ -39,10 +32,11 @@ case class XyzzInput(n: Int) extends Bundle {
   *           with no case of its own
   *   skip    the point at infinity: never sent here (the lane drops its additions)
   */
-class XyzzAdder(val field: FieldConfig, cfg: ArithConfig = ArithConfig(), mulModel: Boolean = false) extends Component {
+class XyzzAdder(val field: FieldConfig, cfg: ArithConfig = ArithConfig(), mulModel: Boolean = false)
+    extends BucketAdder {
   private val n = field.width
   val io = new Bundle {
-    val input = slave(Flow(XyzzInput(n)))
+    val input = slave(Flow(AdderInput(n))) // s = bucket (X, Y, ZZ, ZZZ), q = record (x, y, m = 3x^2)
     val output = master(Flow(Vec(UInt(n bits), 4))) // (X', Y', ZZ', ZZZ')
   }
   private val one = U(field.rModP, n bits) // 1 in the Montgomery domain
@@ -84,7 +78,7 @@ class XyzzAdder(val field: FieldConfig, cfg: ArithConfig = ArithConfig(), mulMod
 
   private val in = io.input.payload
   private def input[T <: Data](x: T) = Timed(x, 0)
-  private val (bx, by, bzz, bzzz) = (input(in.b(0)), input(in.b(1)), input(in.b(2)), input(in.b(3)))
+  private val (bx, by, bzz, bzzz) = (input(in.s(0)), input(in.s(1)), input(in.s(2)), input(in.s(3)))
   private val (qx, qy, qm) = (input(in.q(0)), input(in.q(1)), input(in.q(2)))
   private val neg = input(in.negate)
   private val load = isZero(bzz)
@@ -161,4 +155,10 @@ class XyzzAdder(val field: FieldConfig, cfg: ArithConfig = ArithConfig(), mulMod
 
   val multipliers: Int = muls.size
   val dspTiles: Int = muls.map(_.dspTiles).sum
+  def input: Flow[AdderInput] = io.input
+  def output: Flow[Vec[UInt]] = io.output
+  /** every bucket starts as (0, 0, 0, 0): ZZ = 0 is the point at infinity */
+  def identity: Seq[BigInt] = Seq.fill(4)(BigInt(0))
+  /** the record (0, 0, 0) of the point at infinity would be added as a point: the engine drops its additions */
+  def skipsInfinity: Boolean = true
 }
