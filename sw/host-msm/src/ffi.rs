@@ -545,6 +545,16 @@ mod curve_tests {
     use crate::xyzz;
     type P = ark_bn254::g1::Config;
 
+    /// zkmsm.h's curve codes are curve_of's
+    #[test]
+    fn header_curve_codes() {
+        let h = include_str!("../include/zkmsm.h");
+        for (i, c) in xyzz::Curve::ALL.iter().enumerate() {
+            let line = format!("#define ZKMSM_CURVE_{} {i}\n", c.name().to_uppercase());
+            assert!(h.contains(&line), "zkmsm.h lacks {line:?}");
+        }
+    }
+
     /// the curve API from its C side: BN254 records, a read-out, post-processing equal to arkworks' MSM; errors as
     /// codes and messages (an unknown curve, an off-curve point)
     #[test]
