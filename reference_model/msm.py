@@ -1,15 +1,17 @@
-"""Multi-scalar multiplication on BLS12-377 G1 as the zkspinal MSM engine and its host compute it.
+"""Multi-scalar multiplication as the zkspinal MSM engine and its host compute it, on every curve of
+curves.ADDERS (BLS12-377 G1 by default; the `adder` argument of each step picks another).
 
   result = sum_i s_i * P_i,   P_i on the curve, 0 <= s_i < r (integers; for G1 points the same as mod r).
 
 Split of the work (Pippenger's bucket method, the Hardcaml ZPrize split):
-  host       precompute_points: every P_i to the adder's precomputed twisted Edwards operand (curves.precomputed);
-             points without a twisted Edwards image (and, when checked, points outside G1) become "exceptions":
-             their record is the identity and their term s_i * P_i is added on the host.
+  host       precompute_points: every P_i to its adder's point record (curves.adders: BLS12-377's precomputed
+             twisted Edwards operand, or the affine (x, y) of an XYZZ adder); points the adder cannot take (no twisted
+             Edwards image) and, when checked, points outside G1 become "exceptions": their record is the identity
+             and their term s_i * P_i is added on the host.
   hardware   accumulate_buckets: scalars cut into signed-digit windows (WindowLayout.digits); for every point and
              window with digit d != 0, bucket |d| of that window += sign(d) * Q_i through the mixed adder.
-  host       postprocess: per window sum_k k * bucket_k (running sums), windows combined by doubling, back to
-             short Weierstrass affine, plus the exceptions.
+  host       postprocess: the buckets to the curve's Jacobian coordinates, per window sum_k k * bucket_k (running
+             sums), windows combined by doubling, back to affine, plus the exceptions.
 
 Signed-digit recoding (windows w_0 .. w_{W-1} from the least significant bit, offsets o_j = w_0 + ... + w_{j-1}):
   c_0 = 0;  for j < W-1:  v = ((s >> o_j) mod 2^w_j) + c_j;  if v >= 2^(w_j - 1): d_j = v - 2^w_j, c_{j+1} = 1
@@ -33,7 +35,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import contract as C
-from .curves import FQ, FR, G1, HW, TE, mixed_add
+from .curves import ADDERS, FR, G1, HW, TE
+
+DEFAULT_ADDER = ADDERS["bls12_377"]
 
 SCALAR_BITS = FR.p.bit_length()   # 253
 MAX_BUCKET_INDEX = (1 << C.MSM_RECORD_TAG_BUCKET.width) - 1    # the bucket tag's field (contract: MsmRecord)
@@ -134,34 +138,35 @@ DEFAULT_LAYOUT = WindowLayout((13,) * 13 + (12,) * 7)
 # ---- host: points to the hardware's operands ----------------------------------------------------------
 @dataclass
 class PrecomputedPoints:
-    records: list            # (QM, QP, QT) per point, Montgomery domain
+    records: list            # the adder's point record per point, Montgomery domain
     exceptions: list         # indices of the points handled on the host
 
 
-def precompute_points(points, check_subgroup: bool = True) -> PrecomputedPoints:
-    """Infinity becomes the identity record.  A point without a twisted Edwards image, or outside G1 when
-    check_subgroup is set (the adder's formulas are complete on G1 only), becomes an exception."""
+def precompute_points(points, check_subgroup: bool = True, adder=DEFAULT_ADDER) -> PrecomputedPoints:
+    """Infinity becomes the identity record.  A point the adder cannot take (on BLS12-377: no twisted Edwards
+    image) or, when check_subgroup is set, a point outside G1 (the twisted Edwards formulas are complete on G1 only)
+    becomes an exception: its record is the identity and the host adds its term."""
     records, exceptions = [], []
     for i, P in enumerate(points):
-        if P is not None and (not TE.has_image(P) or (check_subgroup and not G1.in_subgroup(P))):
-            records.append(HW.IDENTITY_Q)
+        if P is not None and (not adder.representable(P) or (check_subgroup and not adder.curve.in_subgroup(P))):
+            records.append(adder.identity_record)
             exceptions.append(i)
         else:
-            records.append(HW.precompute(TE.to_edwards(P)))
+            records.append(adder.record(P))
     return PrecomputedPoints(records, exceptions)
 
 
 # ---- hardware: bucket accumulation --------------------------------------------------------------------
-def accumulate_buckets(layout: WindowLayout, records, scalars) -> list[list[tuple]]:
+def accumulate_buckets(layout: WindowLayout, records, scalars, adder=DEFAULT_ADDER) -> list[list[tuple]]:
     """buckets[j][k-1]: the accumulator of window j, bucket k, exactly as the engine returns it."""
     if len(records) != len(scalars):
         raise ValueError(f"{len(records)} points but {len(scalars)} scalars")
-    buckets = [[HW.IDENTITY_S] * layout.buckets(j) for j in range(layout.num_windows)]
+    buckets = [[adder.identity_bucket] * layout.buckets(j) for j in range(layout.num_windows)]
     for Q, s in zip(records, scalars):
         for j, d in enumerate(layout.digits(s)):
             if d:
                 row = buckets[j]
-                row[abs(d) - 1] = mixed_add(FQ, row[abs(d) - 1], Q, negate=d < 0)
+                row[abs(d) - 1] = adder.add(row[abs(d) - 1], Q, negate=d < 0)
     return buckets
 
 
@@ -171,8 +176,16 @@ def adder_of(i: int, j: int, adders: int, shared: int) -> int:
     return i % adders if j < shared else (j - shared) % adders
 
 
+def effective_scalars(scalars, records, adder=DEFAULT_ADDER) -> list[int]:
+    """the scalars whose digits reach an adder: 0 for a point at infinity the engine drops (adder.skips_infinity)"""
+    if not adder.skips_infinity:
+        return list(scalars)
+    return [0 if adder.point_of(q) is None else s for s, q in zip(scalars, records)]
+
+
 def additions_per_adder(layout: WindowLayout, scalars, adders: int, shared: int) -> list[int]:
-    """Additions (non-zero digits) each adder performs: what its BUSY counter reads after the job."""
+    """Additions (non-zero digits) each adder performs: what its BUSY counter reads after the job (scalars as
+    effective_scalars gives them)."""
     per = [0] * adders
     for i, s in enumerate(scalars):
         for j, d in enumerate(layout.digits(s)):
@@ -181,90 +194,88 @@ def additions_per_adder(layout: WindowLayout, scalars, adders: int, shared: int)
     return per
 
 
-def buckets_equivalent(a: tuple, b: tuple) -> bool:
-    """Two accumulators hold the same curve point (possibly in different projective coordinates)."""
-    return TE.equal(HW.to_extended(a), HW.to_extended(b))
+def buckets_equivalent(a: tuple, b: tuple, adder=DEFAULT_ADDER) -> bool:
+    """Two accumulators hold the same curve point (possibly in other projective coordinates)."""
+    return adder.equivalent(a, b)
 
 
-def same_buckets(a: list[list[tuple]], b: list[list[tuple]]) -> bool:
+def same_buckets(a: list[list[tuple]], b: list[list[tuple]], adder=DEFAULT_ADDER) -> bool:
     """Every bucket of a holds the same curve point as the bucket of b (the shapes must agree)."""
-    return len(a) == len(b) and all(len(wa) == len(wb) and all(buckets_equivalent(x, y) for x, y in zip(wa, wb))
+    return len(a) == len(b) and all(len(wa) == len(wb) and all(adder.equivalent(x, y) for x, y in zip(wa, wb))
                                     for wa, wb in zip(a, b))
 
 
-def merge_partials(buckets: list[list[tuple]], partials) -> list[list[tuple]]:
-    """Adds each partial bucket (window j, bucket k, accumulator) into bucket k of window j (an extended twisted
-    Edwards addition; the result is an accumulator of the same point sum)."""
+def merge_partials(buckets: list[list[tuple]], partials, adder=DEFAULT_ADDER) -> list[list[tuple]]:
+    """Adds each partial bucket (window j, bucket k, accumulator) into bucket k of window j (the result is an
+    accumulator of the same point sum)."""
     out = [list(w) for w in buckets]
     for j, k, S in partials:
-        out[j][k - 1] = HW.from_extended(TE.add(HW.to_extended(out[j][k - 1]), HW.to_extended(S)))
+        out[j][k - 1] = adder.merge(out[j][k - 1], S)
     return out
 
 
-# ---- host: post-processing ----------------------------------------------------------------------------
-def _is_identity(E) -> bool:
-    X, Y, Z, _ = E
-    return X % FQ.p == 0 and (Y - Z) % FQ.p == 0
-
-
-def window_sum(buckets_j, dense: bool = False) -> tuple:
-    """sum_k k * bucket_k in extended coordinates.  Running sums from the top bucket down: running += B_k,
-    total += running.  Between non-empty buckets the running sum is constant, so the sparse form adds
-    gap * running with one scalar multiplication instead of gap additions (same point, fewer operations)."""
+# ---- host: post-processing, in the curve's Jacobian coordinates ---------------------------------------
+def window_sum(buckets_j, dense: bool = False, adder=DEFAULT_ADDER) -> tuple:
+    """sum_k k * bucket_k (Jacobian).  Running sums from the top bucket down: running += B_k, total += running.
+    Between non-empty buckets the running sum is constant, so the sparse form adds gap * running with one scalar
+    multiplication instead of gap additions (same point, fewer operations)."""
+    G = adder.curve
     if dense:
-        running = total = TE.IDENTITY
+        running = total = G.INFINITY_JAC
         for S in reversed(buckets_j):
-            running = TE.add(running, HW.to_extended(S))
-            total = TE.add(total, running)
+            running = G.jac_add(running, adder.to_jacobian(S))
+            total = G.jac_add(total, running)
         return total
-    items = [(k, HW.to_extended(S)) for k, S in enumerate(buckets_j, start=1)]
-    items = [(k, E) for k, E in items if not _is_identity(E)]
-    running = total = TE.IDENTITY
+    items = [(k, S) for k, S in enumerate(buckets_j, start=1) if not adder.equivalent(S, adder.identity_bucket)]
+    running = total = G.INFINITY_JAC
     for idx in range(len(items) - 1, -1, -1):
-        k, E = items[idx]
-        running = TE.add(running, E)
+        k, S = items[idx]
+        running = G.jac_add(running, adder.to_jacobian(S))
         gap = k - (items[idx - 1][0] if idx else 0)
-        total = TE.add(total, TE.mul(running, gap))
+        total = G.jac_add(total, G.jac_mul(running, gap))
     return total
 
 
-def combine_windows(layout: WindowLayout, sums: list) -> tuple:
-    """sum_j 2^o_j * sums[j], Horner from the top window."""
-    acc = TE.IDENTITY
+def combine_windows(layout: WindowLayout, sums: list, adder=DEFAULT_ADDER) -> tuple:
+    """sum_j 2^o_j * sums[j], Horner from the top window (Jacobian)."""
+    G = adder.curve
+    acc = G.INFINITY_JAC
     for j in range(layout.num_windows - 1, -1, -1):
         if j < layout.num_windows - 1:
             for _ in range(layout.widths[j]):
-                acc = TE.double(acc)
-        acc = TE.add(acc, sums[j])
+                acc = G.jac_double(acc)
+        acc = G.jac_add(acc, sums[j])
     return acc
 
 
-def postprocess(layout: WindowLayout, buckets, points=(), scalars=(), exceptions=(), dense: bool = False):
+def postprocess(layout: WindowLayout, buckets, points=(), scalars=(), exceptions=(), dense: bool = False,
+                adder=DEFAULT_ADDER):
     """Bucket read-out -> affine short Weierstrass result (None = infinity), adding the host-side terms."""
-    total = combine_windows(layout, [window_sum(b, dense) for b in buckets])
-    R = G1.to_jacobian(TE.from_edwards(TE.to_affine(total)))
+    G = adder.curve
+    R = combine_windows(layout, [window_sum(b, dense, adder) for b in buckets], adder)
     for i in exceptions:
-        R = G1.jac_add(R, G1.jac_mul(G1.to_jacobian(points[i]), scalars[i]))
-    return G1.to_affine(R)
+        R = G.jac_add(R, G.jac_mul(G.to_jacobian(points[i]), scalars[i]))
+    return G.to_affine(R)
 
 
 # ---- whole MSMs ---------------------------------------------------------------------------------------
-def msm_pippenger(points, scalars, layout: WindowLayout = DEFAULT_LAYOUT, check_subgroup: bool = True):
+def msm_pippenger(points, scalars, layout: WindowLayout = DEFAULT_LAYOUT, check_subgroup: bool = True,
+                  adder=DEFAULT_ADDER):
     if len(points) != len(scalars):
         raise ValueError(f"{len(points)} points but {len(scalars)} scalars")
-    pre = precompute_points(points, check_subgroup)
-    buckets = accumulate_buckets(layout, pre.records, scalars)
-    return postprocess(layout, buckets, points, scalars, pre.exceptions)
+    pre = precompute_points(points, check_subgroup, adder)
+    buckets = accumulate_buckets(layout, pre.records, scalars, adder)
+    return postprocess(layout, buckets, points, scalars, pre.exceptions, adder=adder)
 
 
-def msm_double_and_add(points, scalars):
+def msm_double_and_add(points, scalars, curve=G1):
     """The plain definition: sum of s_i * P_i, each by double-and-add in Jacobian coordinates."""
     if len(points) != len(scalars):
         raise ValueError(f"{len(points)} points but {len(scalars)} scalars")
-    R = G1.INFINITY_JAC
+    R = curve.INFINITY_JAC
     for P, s in zip(points, scalars):
-        R = G1.jac_add(R, G1.jac_mul(G1.to_jacobian(P), s))
-    return G1.to_affine(R)
+        R = curve.jac_add(R, curve.jac_mul(curve.to_jacobian(P), s))
+    return curve.to_affine(R)
 
 
 def format_result(P) -> str:

@@ -30,25 +30,25 @@ class MsmInputError(ValueError):
     """Bad MSM input; the message names the item (points[i], scalars[i], the file)."""
 
 
-def draw(seed: int, label: bytes, i: int) -> int:
+def draw(seed: int, label: bytes, i: int, order: int = FR.p) -> int:
     head = GEN_TAG + label + seed.to_bytes(8, "little") + i.to_bytes(8, "little")
     wide = hashlib.sha256(head + b"\x00").digest() + hashlib.sha256(head + b"\x01").digest()
-    return int.from_bytes(wide, "little") % FR.p
+    return int.from_bytes(wide, "little") % order
 
 
-_TABLE = None
+_TABLES: dict = {}
 
 
-def generate(npow: int, seed: int, trivial: bool = False):
-    """(points, scalars) with n = 2^npow."""
+def generate(npow: int, seed: int, trivial: bool = False, curve=G1):
+    """(points, scalars) with n = 2^npow, on `curve` (a curves.WeierstrassCurve; BLS12-377 G1 by default)."""
     n = 1 << npow
+    r = curve.order
     if trivial:
-        return [G1.generator] * n, [draw(seed, b"scalar", 0)] + [0] * (n - 1)
-    global _TABLE
-    if _TABLE is None:
-        _TABLE = fixed_base_table(G1, G1.generator, FR.p.bit_length())
-    ks = [draw(seed, b"point", i) or 1 for i in range(n)]
-    return fixed_base_mul_many(G1, _TABLE, ks), [draw(seed, b"scalar", i) for i in range(n)]
+        return [curve.generator] * n, [draw(seed, b"scalar", 0, r)] + [0] * (n - 1)
+    if curve.name not in _TABLES:
+        _TABLES[curve.name] = fixed_base_table(curve, curve.generator, r.bit_length())
+    ks = [draw(seed, b"point", i, r) or 1 for i in range(n)]
+    return fixed_base_mul_many(curve, _TABLES[curve.name], ks), [draw(seed, b"scalar", i, r) for i in range(n)]
 
 
 def save(directory, points, scalars) -> None:

@@ -1,10 +1,13 @@
 """Binary formats of the MSM engine's streams and of the data-set files (see msm_formats.md for the rationale).
 
 Streams: the generator's records (MsmRecord in hw/src/zkspinal/msm/MsmAxis.scala; tables in hw/REGISTERS.md), read
-here from the generated contract for BLS12-377's n-bit field elements:
+here from the generated contract for the curve's n-bit field elements (the `adder` argument: curves.adders; by
+default BLS12-377's):
   scalar beat     two 32-byte scalars (plain unsigned integers, not Montgomery, < r).
-  point record    QM at bits [0,n), QP at [n,2n), QT at [2n,3n), zero above.
-  bucket record   U [0,n), V [n,2n), W [2n,3n), T [3n,4n), then the tag at 4n: window index, bucket index k.
+  point record    the adder's three words at bits [0,n), [n,2n), [2n,3n), zero above: (QM, QP, QT) of the twisted
+                  Edwards adder, (x, y, 3x^2) of the XYZZ adder (all zero: the point at infinity).
+  bucket record   the adder's four words [0,n) .. [3n,4n) ((U, V, W, T) or (X, Y, ZZ, ZZZ)), then the tag at 4n:
+                  window index, bucket index k.
 All field elements in the records are in the hardware Montgomery domain (x*2^n mod p), fully reduced.
 
 Files (the layout the ZPrize test harness used, arkworks CanonicalSerialize, uncompressed):
@@ -16,15 +19,28 @@ from __future__ import annotations
 
 import struct
 
-from . import contract as C
-from .curves import HW
+from functools import lru_cache
 
-FIELD_BITS = HW.f.n                                # n: the curve's field elements (BLS12-377 Fq)
-POINT_FIELDS = tuple(f.at(FIELD_BITS) for f in (C.MSM_RECORD_POINT_QM, C.MSM_RECORD_POINT_QP, C.MSM_RECORD_POINT_QT))
-BUCKET_FIELDS = tuple(f.at(FIELD_BITS) for f in (C.MSM_RECORD_BUCKET_U, C.MSM_RECORD_BUCKET_V, C.MSM_RECORD_BUCKET_W,
-                                                 C.MSM_RECORD_BUCKET_T))
-TAG = C.MSM_RECORD_BUCKET_TAG.at(FIELD_BITS)       # the tag's bits in a bucket record
-assert FIELD_BITS <= C.MSM_RECORD_BUCKET.max_n and C.MSM_RECORD_POINT.bytes == C.MSM_RECORD_BUCKET.bytes
+from . import contract as C
+from .curves import ADDERS, HW
+
+DEFAULT_ADDER = ADDERS["bls12_377"]
+
+
+@lru_cache(maxsize=None)
+def record_fields(n: int) -> tuple[tuple, tuple, object]:
+    """(the point record's three fields, the bucket record's four, the tag) for n-bit field elements"""
+    if n > C.MSM_RECORD_BUCKET.max_n:
+        raise ValueError(f"{n}-bit field elements do not fit the records (at most {C.MSM_RECORD_BUCKET.max_n})")
+    point = tuple(f.at(n) for f in (C.MSM_RECORD_POINT_QM, C.MSM_RECORD_POINT_QP, C.MSM_RECORD_POINT_QT))
+    bucket = tuple(f.at(n) for f in (C.MSM_RECORD_BUCKET_U, C.MSM_RECORD_BUCKET_V, C.MSM_RECORD_BUCKET_W,
+                                     C.MSM_RECORD_BUCKET_T))
+    return point, bucket, C.MSM_RECORD_BUCKET_TAG.at(n)
+
+
+FIELD_BITS = HW.f.n                                # n of the default curve (BLS12-377 Fq)
+POINT_FIELDS, BUCKET_FIELDS, TAG = record_fields(FIELD_BITS)
+assert C.MSM_RECORD_POINT.bytes == C.MSM_RECORD_BUCKET.bytes
 BEAT_BYTES = C.MSM_RECORD_POINT.beat_bytes
 RECORD_BEATS = C.MSM_RECORD_POINT.beats
 RECORD_BYTES = C.MSM_RECORD_POINT.bytes            # point and bucket records alike
@@ -32,15 +48,15 @@ RECORD_BITS = C.MSM_RECORD_POINT.bits
 SCALAR_BYTES = C.MSM_RECORD_SCALARS_FIRST.at().width // 8
 POINT_END = POINT_FIELDS[-1].end                   # the bits from here up are zero in a point record
 FQ_BYTES = 48
-IDENTITY_ACCUMULATOR = HW.IDENTITY_S   # (2, 2, 4, 0) in the Montgomery domain: an unclaimed partial bucket
+IDENTITY_ACCUMULATOR = HW.IDENTITY_S   # (2, 2, 4, 0) in the Montgomery domain: an unclaimed partial bucket (BLS12-377)
 
 
 class FormatError(ValueError):
     """Malformed stream or file contents; the message names the offending record."""
 
 
-def _fields_to_record(fields, values, tag: int = 0) -> bytes:
-    acc = TAG.put(tag) if tag else 0
+def _fields_to_record(fields, values, tag: int = 0, tag_field=TAG) -> bytes:
+    acc = tag_field.put(tag) if tag else 0
     for f, v in zip(fields, values, strict=True):
         acc |= f.put(int(v))
     return acc.to_bytes(RECORD_BYTES, "little")
@@ -74,18 +90,21 @@ def unpack_scalars(data: bytes) -> list[int]:
 
 
 # ---- point records -------------------------------------------------------------------------------------
-def pack_point_records(records) -> bytes:
-    return b"".join(_fields_to_record(POINT_FIELDS, q) for q in records)
+def pack_point_records(records, adder=DEFAULT_ADDER) -> bytes:
+    fields = record_fields(adder.field.n)[0]
+    return b"".join(_fields_to_record(fields, q) for q in records)
 
 
-def unpack_point_records(data: bytes, p: int) -> list[tuple]:
+def unpack_point_records(data: bytes, p: int, adder=DEFAULT_ADDER) -> list[tuple]:
     if len(data) % RECORD_BYTES:
         raise FormatError(f"point record data is {len(data)} bytes, not a multiple of {RECORD_BYTES}")
+    point_fields = record_fields(adder.field.n)[0]
+    end = point_fields[-1].end
     out = []
     for i in range(len(data) // RECORD_BYTES):
-        fields, acc = _record_fields(data[i * RECORD_BYTES:(i + 1) * RECORD_BYTES], POINT_FIELDS)
-        if acc >> POINT_END:
-            raise FormatError(f"point record {i}: bits above {POINT_END} are not zero")
+        fields, acc = _record_fields(data[i * RECORD_BYTES:(i + 1) * RECORD_BYTES], point_fields)
+        if acc >> end:
+            raise FormatError(f"point record {i}: bits above {end} are not zero")
         if any(v >= p for v in fields):
             raise FormatError(f"point record {i}: a coordinate is >= p")
         out.append(tuple(fields))
@@ -105,36 +124,38 @@ def store_location(i: int, channels: int) -> tuple[int, int]:
 
 
 # ---- bucket records ------------------------------------------------------------------------------------
-def pack_bucket_records(layout, buckets, partials=()) -> bytes:
+def pack_bucket_records(layout, buckets, partials=(), adder=DEFAULT_ADDER) -> bytes:
     """buckets[j][k-1] = (U, V, W, T) for window j, bucket k; records in read-out order (window, then k), then
     layout.partials partial bucket records: `partials` as (j, k, (U, V, W, T)), the rest unclaimed (the identity
     tagged window 0, bucket 0)."""
+    _, bucket_fields, tag = record_fields(adder.field.n)
     out = []
     for j, window in enumerate(buckets):
         if len(window) != layout.buckets(j):
             raise ValueError(f"window {j}: {len(window)} buckets, layout says {layout.buckets(j)}")
         for k, S in enumerate(window, start=1):
-            out.append(_fields_to_record(BUCKET_FIELDS, S, _tag(j, k)))
+            out.append(_fields_to_record(bucket_fields, S, _tag(j, k), tag))
     partials = list(partials)
     if len(partials) > layout.partials:
         raise ValueError(f"{len(partials)} partial buckets, the layout has room for {layout.partials}")
     for j, k, S in partials:
-        out.append(_fields_to_record(BUCKET_FIELDS, S, _tag(j, k)))
-    out += [_fields_to_record(BUCKET_FIELDS, IDENTITY_ACCUMULATOR)] * (layout.partials - len(partials))
+        out.append(_fields_to_record(bucket_fields, S, _tag(j, k), tag))
+    out += [_fields_to_record(bucket_fields, adder.identity_bucket)] * (layout.partials - len(partials))
     return b"".join(out)
 
 
-def _bucket_fields(data: bytes, idx: int, p: int, what: str) -> tuple[tuple, int, int]:
-    fields, acc = _record_fields(data[idx * RECORD_BYTES:(idx + 1) * RECORD_BYTES], BUCKET_FIELDS)
-    tag = TAG.get(acc)
+def _bucket_fields(data: bytes, idx: int, p: int, what: str, adder) -> tuple[tuple, int, int]:
+    _, bucket_fields, tag_field = record_fields(adder.field.n)
+    fields, acc = _record_fields(data[idx * RECORD_BYTES:(idx + 1) * RECORD_BYTES], bucket_fields)
+    tag = tag_field.get(acc)
     if any(v >= p for v in fields):
         raise FormatError(f"{what} record {idx}: a coordinate is >= p")
-    if fields[2] == 0:
+    if adder.kind == "twisted_edwards" and fields[2] == 0:
         raise FormatError(f"{what} record {idx}: W = 0 is no point")
     return tuple(fields), C.MSM_RECORD_TAG_WINDOW.get(tag), C.MSM_RECORD_TAG_BUCKET.get(tag)
 
 
-def unpack_bucket_records(layout, data: bytes, p: int) -> list[list[tuple]]:
+def unpack_bucket_records(layout, data: bytes, p: int, adder=DEFAULT_ADDER) -> list[list[tuple]]:
     """Parses a read-out stream, checking its length, every tag and every coordinate, and adds the partial buckets
     into theirs (without partial records the buckets are returned word for word)."""
     total = layout.total_records
@@ -145,7 +166,7 @@ def unpack_bucket_records(layout, data: bytes, p: int) -> list[list[tuple]]:
     for j in range(layout.num_windows):
         window = []
         for k in range(1, layout.buckets(j) + 1):
-            fields, tw, tk = _bucket_fields(data, idx, p, "bucket")
+            fields, tw, tk = _bucket_fields(data, idx, p, "bucket", adder)
             if (tw, tk) != (j, k):
                 raise FormatError(f"bucket record {idx}: tag says window {tw} bucket {tk}, expected window {j} "
                                   f"bucket {k}")
@@ -154,9 +175,9 @@ def unpack_bucket_records(layout, data: bytes, p: int) -> list[list[tuple]]:
         buckets.append(window)
     partials = []
     for _ in range(layout.partials):
-        fields, tw, tk = _bucket_fields(data, idx, p, "partial bucket")
+        fields, tw, tk = _bucket_fields(data, idx, p, "partial bucket", adder)
         if (tw, tk) == (0, 0):
-            if fields != IDENTITY_ACCUMULATOR:
+            if fields != tuple(adder.identity_bucket):
                 raise FormatError(f"partial bucket record {idx}: unclaimed (tag 0/0) but not the identity")
         elif tw >= layout.num_windows or not 1 <= tk <= layout.buckets(tw):
             raise FormatError(f"partial bucket record {idx}: tag window {tw} bucket {tk} is outside the layout")
@@ -166,7 +187,7 @@ def unpack_bucket_records(layout, data: bytes, p: int) -> list[list[tuple]]:
     if not partials:
         return buckets
     from .msm import merge_partials
-    return merge_partials(buckets, partials)
+    return merge_partials(buckets, partials, adder)
 
 
 # ---- data-set files (arkworks CanonicalSerialize, uncompressed) ----------------------------------------

@@ -27,6 +27,23 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+# The primes of the Weierstrass MSM curves (BN254 Fq and Fr, BLS12-381 Fq): their field cores run in the long tier
+# until the quick tier's time has room for them (CI: 50 minutes on two cores); the engines on those curves, which
+# use their multipliers, are in the quick tier.
+LONG_TIER_FIELDS = {"bn254_fq", "bn254_fr", "bls12_381_fq"}
+
+
+def field_params(fields) -> list:
+    """pytest parameters over field names (or tuples whose last item is one): the LONG_TIER_FIELDS marked long"""
+    out = []
+    for f in fields:
+        name = f[-1] if isinstance(f, tuple) else f
+        out.append(pytest.param(*f, marks=pytest.mark.long) if isinstance(f, tuple) and name in LONG_TIER_FIELDS
+                   else pytest.param(f, marks=pytest.mark.long) if name in LONG_TIER_FIELDS
+                   else pytest.param(*f) if isinstance(f, tuple) else f)
+    return out
+
+
 def selected_sims(config) -> list[str]:
     env = os.environ.get("SIM")
     return config.getoption("--sim") or (env.split(",") if env else ["icarus", "verilator"])

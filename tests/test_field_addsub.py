@@ -3,6 +3,7 @@ reference_model.field.mod_add/mod_sub/mod_sum."""
 import pytest
 
 from zkspinal.sim import simrun
+from conftest import field_params
 from reference_model.field import FIELDS
 
 
@@ -12,13 +13,13 @@ CASES = [(core, field) for core in ("ModAdd", "ModSub", "ModSum3", "ModSum27") f
          if core != "ModSum27" or field == "bls12_381_fr"]
 
 
-@pytest.mark.parametrize("core,field", CASES)
+@pytest.mark.parametrize("core,field", field_params(CASES))
 def test_addsub(core, field, sim):
     simrun.run(f"{core}Stream_{field}", "zkspinal.tb.field_tb", sim)
 
 
 @pytest.mark.long
-@pytest.mark.parametrize("field", list(FIELDS))
+@pytest.mark.parametrize("field", field_params(FIELDS))
 @pytest.mark.parametrize("core", ["ModAdd", "ModSub", "ModSum3", "ModSum27"])
 def test_addsub_soak(core, field):
     simrun.run(f"{core}Stream_{field}", "zkspinal.tb.field_tb", "verilator", testcase="cocotb_random_throttled",

@@ -3,17 +3,18 @@ constant from a ROM table by index, the Poseidon engines' multiplier) against re
 import pytest
 
 from zkspinal.sim import simrun
+from conftest import field_params
 from reference_model.field import FIELDS
 
 
-@pytest.mark.parametrize("field", list(FIELDS))
+@pytest.mark.parametrize("field", field_params(FIELDS))
 @pytest.mark.parametrize("core", ["ConstMul", "ToMont", "FromMont", "RomConstMul"])
 def test_constmul(core, field, sim):
     simrun.run(f"{core}Stream_{field}", "zkspinal.tb.field_tb", sim)
 
 
 @pytest.mark.long
-@pytest.mark.parametrize("field", list(FIELDS))
+@pytest.mark.parametrize("field", field_params(FIELDS))
 @pytest.mark.parametrize("core", ["ConstMul", "ToMont", "FromMont", "RomConstMul"])
 def test_constmul_soak(core, field):
     simrun.run(f"{core}Stream_{field}", "zkspinal.tb.field_tb", "verilator", testcase="cocotb_random_throttled",

@@ -2,12 +2,13 @@
 import pytest
 
 from zkspinal.sim import simrun
+from conftest import field_params
 from reference_model.field import FIELDS
 
 FIELD_NAMES = list(FIELDS)
 
 
-@pytest.mark.parametrize("field", FIELD_NAMES)
+@pytest.mark.parametrize("field", field_params(FIELD_NAMES))
 def test_montmul(field, sim):
     simrun.run(f"MontMulStream_{field}", "zkspinal.tb.field_tb", sim)
 

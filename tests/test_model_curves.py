@@ -197,3 +197,104 @@ def test_operands_are_reduced_montgomery_words():
     bad = list(_acc_of(rand_g1(rng), rng))
     bad[3] = (bad[3] + 1) % FQ.p
     assert not HW.consistent(tuple(bad))
+
+
+# ---- BN254 and BLS12-381 G1 (the Weierstrass MSM curves) against py_ecc ----------------------------------
+def _ecc_of(name):
+    from py_ecc import optimized_bn128
+    return {"bn254": optimized_bn128, "bls12_381": ecc}[name]
+
+
+@pytest.mark.parametrize("name", ["bn254", "bls12_381"])
+def test_weierstrass_curves_against_py_ecc(name):
+    from reference_model.curves import CURVES
+    C, E = CURVES[name], _ecc_of(name)
+    rng = random.Random(RNG_SEED + 7)
+    assert C.generator == _ecc_affine_of(E, E.G1) and C.b == E.b.n and C.p == E.field_modulus
+    assert C.order == E.curve_order and C.in_subgroup(C.generator)
+    for _ in range(4):
+        a, b = rng.randrange(1, C.order), rng.randrange(1, C.order)
+        Pa, Pb = E.multiply(E.G1, a), E.multiply(E.G1, b)
+        A, B = C.mul(C.generator, a), C.mul(C.generator, b)
+        assert A == _ecc_affine_of(E, Pa) and C.add(A, B) == _ecc_affine_of(E, E.add(Pa, Pb))
+        assert C.double(A) == _ecc_affine_of(E, E.double(Pa))
+
+
+def _ecc_affine_of(E, P):
+    if E.is_inf(P):
+        return None
+    x, y = E.normalize(P)
+    return int(x.n), int(y.n)
+
+
+def test_curve_facts():
+    from reference_model.curves import CURVES
+    bn, b381 = CURVES["bn254"], CURVES["bls12_381"]
+    assert (bn.p.bit_length(), bn.order.bit_length(), bn.cofactor) == (254, 254, 1)
+    assert (bn.order - 1) % (1 << 28) == 0
+    assert (b381.p.bit_length(), b381.order.bit_length(), b381.cofactor % 2) == (381, 255, 1)
+    # neither has a point of order 2: y = 0 needs x^3 = -b, and for q = 1 mod 3 that has a root only if -b is a cube
+    for C in (bn, b381):
+        assert C.p % 3 == 1 and pow(-C.b % C.p, (C.p - 1) // 3, C.p) != 1
+    assert pow(-CURVES["bls12_377"].b % FQ.p, (FQ.p - 1) // 3, FQ.p) == 1   # BLS12-377 has one (x = -1)
+
+
+# ---- XYZZ bucket addition (the Weierstrass adder's formulas) ---------------------------------------------
+@pytest.mark.parametrize("name", ["bn254", "bls12_381", "bls12_377"])
+def test_xyzz_bucket_add_every_case(name):
+    from reference_model.curves import CURVES, xyzz
+    C = CURVES[name]
+    rng = random.Random(RNG_SEED + 8)
+    p = C.p
+
+    def rescaled(P):
+        """P in XYZZ with a random Z (ZZ = Z^2, ZZZ = Z^3): the representative a bucket holds"""
+        z = rng.randrange(1, p)
+        return P[0] * z * z % p, P[1] * z ** 3 % p, z * z % p, z ** 3 % p
+
+    P, Q = rand_g1(rng, C), rand_g1(rng, C)
+    B = rescaled(P)
+    cases = {
+        "add": (B, Q, C.add(P, Q)),
+        "load": (xyzz.INFINITY, Q, Q),
+        "skip": (B, None, P),
+        "double": (B, P, C.double(P)),
+        "cancel": (B, C.neg(P), None),
+    }
+    for case, (bucket, point, want) in cases.items():
+        out, met = xyzz.bucket_add(C, bucket, point)
+        assert met == case and xyzz.to_affine(C, out) == want, case
+        assert xyzz.is_infinity(out) or out[2] ** 3 % p == out[3] ** 2 % p, case   # ZZ^3 = ZZZ^2 holds
+    assert xyzz.bucket_add(C, xyzz.INFINITY, None) == (xyzz.INFINITY, "skip")
+    # a long accumulation with every case in it equals the affine sum
+    acc, want, seen = xyzz.INFINITY, None, set()
+    pts = [rand_g1(rng, C) for _ in range(6)]
+    for _ in range(60):
+        Q = rng.choice(pts + [None] + [xyzz.to_affine(C, acc)] + ([C.neg(xyzz.to_affine(C, acc))] if want else []))
+        acc, met = xyzz.bucket_add(C, acc, Q)
+        want = C.add(want, Q)
+        seen.add(met)
+        assert xyzz.to_affine(C, acc) == want
+    assert seen >= {"add", "skip", "double", "load"}
+    # the host's XYZZ + XYZZ sum
+    for X, Y in ((P, Q), (P, P), (P, C.neg(P)), (None, Q), (P, None)):
+        bx = rescaled(X) if X else xyzz.INFINITY
+        by = rescaled(Y) if Y else xyzz.INFINITY
+        assert xyzz.to_affine(C, xyzz.add(C, bx, by)) == C.add(X, Y)
+
+
+@pytest.mark.parametrize("name", ["bn254", "bls12_381"])
+def test_xyzz_datapath_is_the_efd_formulas(name):
+    """The adder's data path (xyzz.datapath) gives madd-2008-s and mdbl-2008-s-1 value for value."""
+    from reference_model.curves import CURVES, xyzz
+    C = CURVES[name]
+    rng = random.Random(RNG_SEED + 9)
+    p = C.p
+    for _ in range(10):
+        P, Q = rand_g1(rng, C), rand_g1(rng, C)
+        z = rng.randrange(1, p)
+        B = (P[0] * z * z % p, P[1] * z ** 3 % p, z * z % p, z ** 3 % p)
+        assert xyzz.datapath(p, B, xyzz.record(C, Q)) == (xyzz.madd(C, B, Q), "add")
+        assert xyzz.datapath(p, B, xyzz.record(C, C.neg(Q)), negate=True) == (xyzz.madd(C, B, Q), "add")
+        assert xyzz.datapath(p, B, xyzz.record(C, P)) == (xyzz.mdbl(C, P), "double")
+        assert xyzz.datapath(p, B, xyzz.record(C, C.neg(P)), negate=True) == (xyzz.mdbl(C, P), "double")

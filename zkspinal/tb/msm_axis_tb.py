@@ -25,10 +25,29 @@ from reference_model import contract as C
 from reference_model.msm_data import scalar_set
 from reference_model import msm as M
 from reference_model import msm_formats as MF
-from reference_model.curves import FQ
+from reference_model.curves import adder_of
 from reference_model.msm_data import generate
 from zkspinal.sim.simrun import top_info
 from zkspinal.tb.base import Tb
+
+# the top's curve and its adder (twisted Edwards for BLS12-377, XYZZ for BN254): its records, buckets and model
+ADDER = adder_of(top_info(os.environ["ZK_TOP"])["curve"])
+
+
+def pack_points(records) -> bytes:
+    return MF.pack_point_records(records, ADDER)
+
+
+def unpack_buckets(layout, data: bytes):
+    return MF.unpack_bucket_records(layout, data, ADDER.curve.p, ADDER)
+
+
+def model_buckets(layout, records, scalars):
+    return M.accumulate_buckets(layout, records, scalars, ADDER)
+
+
+def same_buckets(a, b) -> bool:
+    return M.same_buckets(a, b, ADDER)
 
 # the register map (MsmAxisRegs), CONTROL's read bits (MsmStatus) and ERROR's bits (MsmErrors)
 CONTROL, ERROR, COUNT, TIMEOUT, CYCLES, BUSY, ACC_CYCLES = (
@@ -96,7 +115,7 @@ class MsmTb(Tb):
         await self.wr(COUNT, n)
         await self.wr(CONTROL, 1)
         sb = MF.scalar_stream(scalars) if scalar_bytes is None else scalar_bytes
-        pb = MF.pack_point_records(records) if point_bytes is None else point_bytes
+        pb = pack_points(records) if point_bytes is None else point_bytes
         if chunk:
             sstep, pstep = chunk * MF.SCALAR_BYTES, chunk * MF.RECORD_BYTES
             for k in range(0, max(len(sb) // MF.SCALAR_BYTES, len(pb) // MF.RECORD_BYTES), chunk):
@@ -121,7 +140,7 @@ class MsmTb(Tb):
         assert await self.rd(ERROR) == 0
         assert await self.rd(CONSUMED) == n
         out = await self.counters()
-        out["buckets"] = MF.unpack_bucket_records(self.layout, bytes(frame.tdata), FQ.p)
+        out["buckets"] = unpack_buckets(self.layout, bytes(frame.tdata))
         return out
 
     async def load(self, records, count: int | None = None, point_bytes: bytes | None = None,
@@ -130,7 +149,7 @@ class MsmTb(Tb):
         n = len(records) if count is None else count
         await self.wr(COUNT, n)
         await self.wr(CONTROL, 4)
-        pb = MF.pack_point_records(records) if point_bytes is None else point_bytes
+        pb = pack_points(records) if point_bytes is None else point_bytes
         if pb:
             await self.points.send(AxiStreamFrame(pb))
         limit = 64 * n + 20_000
@@ -181,16 +200,41 @@ def points_for(n: int, seed: int):
     key = (n, seed)
     if key not in _POINTS:
         npow = max(0, (n - 1).bit_length())
-        pts, _ = generate(npow, seed)
-        pre = M.precompute_points(pts[:n])
+        pts, _ = generate(npow, seed, curve=ADDER.curve)
+        pre = M.precompute_points(pts[:n], adder=ADDER)
         _POINTS[key] = (pts[:n], pre.records)
     return _POINTS[key]
 
 
-async def check_job(tb: MsmTb, name: str, n: int, r: random.Random, post: bool = False, loaded=None) -> dict:
+POINT_SETS = ("doubling", "opposite", "infinity")
+
+
+def point_set(kind: str, n: int, seed: int):
+    """Adversarial points (with the scalar set `equal`, every bucket's second addition is a doubling, or P and -P
+    cancel): doubling = one point n times, opposite = P and -P alternating, infinity = every third point at
+    infinity.  (points, records)"""
+    pts, _ = points_for(n, seed)
+    G = ADDER.curve
+    if kind == "doubling":
+        pts = [pts[0]] * n
+    elif kind == "opposite":
+        pts = [pts[0] if i % 2 == 0 else G.neg(pts[0]) for i in range(n)]
+    elif kind == "infinity":
+        pts = [None if i % 3 == 1 else P for i, P in enumerate(pts)]
+    else:
+        raise ValueError(kind)
+    return pts, M.precompute_points(pts, adder=ADDER).records
+
+
+async def check_job(tb: MsmTb, name: str, n: int, r: random.Random, post: bool = False, loaded=None,
+                    points=None) -> dict:
     """One job of scalar set `name` on n points, checked against the model; loaded = (points, records) in the point
-    store: a resident job on the first n of them."""
-    if loaded is None:
+    store: a resident job on the first n of them; points = (points, records) to stream instead of random ones."""
+    if points is not None:
+        pts, records = points
+        scalars = scalar_set(name, tb.layout, n, r)
+        res = await tb.run(scalars, records)
+    elif loaded is None:
         pts, records = points_for(n, r.getrandbits(16))
         scalars = scalar_set(name, tb.layout, n, r)
         res = await tb.run(scalars, records)
@@ -198,13 +242,13 @@ async def check_job(tb: MsmTb, name: str, n: int, r: random.Random, post: bool =
         pts, records = loaded[0][:n], loaded[1][:n]
         scalars = scalar_set(name, tb.layout, n, r)
         res = await tb.run_resident(scalars)
-    want = M.accumulate_buckets(tb.layout, records, scalars)
+    want = model_buckets(tb.layout, records, scalars)
     for j, (got_w, want_w) in enumerate(zip(res["buckets"], want)):
         for k, (g, w) in enumerate(zip(got_w, want_w), start=1):
-            assert M.buckets_equivalent(g, w), f"{name}: window {j} bucket {k}: got {g}, want the point of {w}"
+            assert M.buckets_equivalent(g, w, ADDER), f"{name}: window {j} bucket {k}: got {g}, want the point of {w}"
     if post:
-        got = M.postprocess(tb.layout, res["buckets"], pts, scalars)
-        assert got == M.msm_double_and_add(pts, scalars), f"{name}: MSM result differs from double-and-add"
+        got = M.postprocess(tb.layout, res["buckets"], pts, scalars, adder=ADDER)
+        assert got == M.msm_double_and_add(pts, scalars, ADDER.curve), f"{name}: MSM result differs from double-and-add"
         if os.environ.get("ZK_MSM_RESULTS"):  # for the arkworks comparison in tests/test_msm_axis.py
             with open(os.environ["ZK_MSM_RESULTS"], "a") as f:
                 f.write(json.dumps({"points": [[str(c) for c in P] if P else None for P in pts],
@@ -213,6 +257,7 @@ async def check_job(tb: MsmTb, name: str, n: int, r: random.Random, post: bool =
     tb.dut._log.info(f"{name} n={n}: cycles {res['cycles']} acc {res['acc_cycles']} busy {res['busy']} "
                      f"({busy:.1%}) stalls {res['stalls']} deferred {res['deferred']} spilled {res['spilled']} "
                      f"starved {res['starved']}")
+    scalars = M.effective_scalars(scalars, records, ADDER)   # the point at infinity's digits dropped (XYZZ)
     adds = sum(1 for s in scalars for d in tb.layout.digits(s) if d)
     assert res["busy"] == adds, f"{name}: BUSY {res['busy']} != {adds} additions"
     # each adder's BUSY is the additions of its windows (M.adder_of: shared low windows by point index)
@@ -242,17 +287,17 @@ async def bad_inputs(tb: MsmTb, r: random.Random):
     res = await tb.run(good, records, scalar_bytes=MF.scalar_stream(good[:2]), expect_error=E_SCALARS_SHORT)
     await tb.soft_reset()
     # scalar stream longer than COUNT (no tlast on the beat holding scalar COUNT-1)
-    res = await tb.run(good, records, count=3, scalar_bytes=MF.scalar_stream(good), point_bytes=MF.pack_point_records(records[:3]),
+    res = await tb.run(good, records, count=3, scalar_bytes=MF.scalar_stream(good), point_bytes=pack_points(records[:3]),
                        expect_error=E_SCALARS_LONG)
     await tb.soft_reset()
     # point stream ends early
-    res = await tb.run(good, records, point_bytes=MF.pack_point_records(records[:4]), expect_error=E_POINTS_SHORT)
+    res = await tb.run(good, records, point_bytes=pack_points(records[:4]), expect_error=E_POINTS_SHORT)
     await tb.soft_reset()
     # point stream longer than COUNT
     res = await tb.run(good, records, count=5, scalar_bytes=MF.scalar_stream(good[:5]), expect_error=E_POINTS_LONG)
     await tb.soft_reset()
     # non-zero padding bits in a point record
-    pb = bytearray(MF.pack_point_records(records))
+    pb = bytearray(pack_points(records))
     pb[2 * MF.RECORD_BYTES + 190] = 0x40
     res = await tb.run(good, records, point_bytes=bytes(pb), expect_error=E_PADDING)
     assert res["error_index"] == 2, res
@@ -263,10 +308,10 @@ async def bad_inputs(tb: MsmTb, r: random.Random):
     await tb.wr(CONTROL, 1)
     assert await tb.rd(ERROR) & E_REFUSED
     await tb.scalars.send(AxiStreamFrame(MF.scalar_stream(good)))
-    await tb.points.send(AxiStreamFrame(MF.pack_point_records(records)))
+    await tb.points.send(AxiStreamFrame(pack_points(records)))
     frame = await with_timeout(tb.sink.recv(), tb.max_cycles(n) * 4, "ns")
-    got = MF.unpack_bucket_records(tb.layout, bytes(frame.tdata), FQ.p)
-    assert M.same_buckets(got, M.accumulate_buckets(tb.layout, records, good)), "job after a refused start"
+    got = unpack_buckets(tb.layout, bytes(frame.tdata))
+    assert same_buckets(got, model_buckets(tb.layout, records, good)), "job after a refused start"
     await tb.wait_status(ST_DONE, 1000)
 
 
@@ -281,11 +326,11 @@ async def packet_framing(tb: MsmTb, r: random.Random):
     await tb.wr(FRAMING, 1)
     assert await tb.rd(FRAMING) == 1
     res = await tb.run(good, records, chunk=4)
-    assert M.same_buckets(res["buckets"], M.accumulate_buckets(tb.layout, records, good)), "chunked job"
+    assert same_buckets(res["buckets"], model_buckets(tb.layout, records, good)), "chunked job"
     res = await tb.run(good, records, chunk=2)
-    assert M.same_buckets(res["buckets"], M.accumulate_buckets(tb.layout, records, good)), "chunked job, 2 per packet"
+    assert same_buckets(res["buckets"], model_buckets(tb.layout, records, good)), "chunked job, 2 per packet"
     await tb.wr(TIMEOUT, 2000)
-    await tb.run(good, records, point_bytes=MF.pack_point_records(records[:6]), expect_error=E_TIMEOUT)
+    await tb.run(good, records, point_bytes=pack_points(records[:6]), expect_error=E_TIMEOUT)
     await tb.soft_reset()
     await tb.wr(TIMEOUT, 1 << 24)
     await tb.wr(FRAMING, 0)
@@ -298,7 +343,7 @@ async def watchdog_stopped_stream(tb: MsmTb, r: random.Random):
     await tb.wr(TIMEOUT, 2000)
     await tb.wr(COUNT, n)
     await tb.wr(CONTROL, 1)
-    await tb.points.send(AxiStreamFrame(MF.pack_point_records(records)))
+    await tb.points.send(AxiStreamFrame(pack_points(records)))
     await tb.wait_status(ST_ERROR, 20_000)
     err = await tb.rd(ERROR)
     assert err == E_TIMEOUT, f"ERROR {err:#x}"
@@ -326,7 +371,7 @@ async def resident_jobs(tb: MsmTb, r: random.Random, n: int):
     loaded = points_for(n, r.getrandbits(16))
     await tb.load(loaded[1])
     for i in range(n):
-        assert tb.stored_record(i) == MF.pack_point_records([loaded[1][i]]), f"point {i} in the store"
+        assert tb.stored_record(i) == pack_points([loaded[1][i]]), f"point {i} in the store"
     first = True
     for name in env_cases():
         await check_job(tb, name, n, r, post=first, loaded=loaded)
@@ -342,7 +387,7 @@ async def resident_bad_inputs(tb: MsmTb, r: random.Random):
     n = 6
     pts, records = points_for(n, 13)
     good = scalar_set("random", tb.layout, n, r)
-    want = M.accumulate_buckets(tb.layout, records, good)
+    want = model_buckets(tb.layout, records, good)
     cap = await tb.rd(CAPACITY)
     # refused, not aborted: a load of 0 or of more than CAPACITY points, a resident start past STORED
     for count in (0, cap + 1):
@@ -356,13 +401,13 @@ async def resident_bad_inputs(tb: MsmTb, r: random.Random):
     assert await tb.rd(ERROR) == E_REFUSED and await tb.rd(CONTROL) & ST_IDLE, "resident start past STORED"
     await tb.wr(SOURCE, 0)
     # a bad record in a load (padding bits): STORED stays 0
-    pb = bytearray(MF.pack_point_records(records))
+    pb = bytearray(pack_points(records))
     pb[3 * MF.RECORD_BYTES + 190] = 0x40
     res = await tb.load(records, point_bytes=bytes(pb), expect_error=E_PADDING)
     assert res["error_index"] == 3, res
     await tb.soft_reset()
     # a load's point stream ends early (tlast; with FRAMING only the watchdog sees it), goes past COUNT
-    short = MF.pack_point_records(records[:4])
+    short = pack_points(records[:4])
     await tb.load(records, point_bytes=short, expect_error=E_POINTS_SHORT)
     await tb.soft_reset()
     await tb.wr(FRAMING, 1)
@@ -385,12 +430,12 @@ async def resident_bad_inputs(tb: MsmTb, r: random.Random):
     await tb.soft_reset()
     assert await tb.rd(STORED) == n
     res = await tb.run_resident(good)
-    assert M.same_buckets(res["buckets"], want), "resident job after a memory error"
+    assert same_buckets(res["buckets"], want), "resident job after a memory error"
     # point beats during a resident job
     await tb.wr(SOURCE, 1)
     await tb.wr(COUNT, n)
     await tb.wr(CONTROL, 1)
-    await tb.points.send(AxiStreamFrame(MF.pack_point_records(records[:1])))
+    await tb.points.send(AxiStreamFrame(pack_points(records[:1])))
     await tb.wait_status(ST_ERROR, 20_000)
     assert await tb.rd(ERROR) & E_STRAY_POINTS
     await tb.wr(SOURCE, 0)
@@ -399,15 +444,15 @@ async def resident_bad_inputs(tb: MsmTb, r: random.Random):
     await tb.wr(FRAMING, 1)
     await tb.wr(COUNT, n)
     await tb.wr(CONTROL, 4)
-    await tb.points.send(AxiStreamFrame(MF.pack_point_records(records[:3])))
+    await tb.points.send(AxiStreamFrame(pack_points(records[:3])))
     await tb.soft_reset()
     assert await tb.rd(STORED) == 0
     await tb.wr(FRAMING, 0)
     await tb.load(records)
     for i in range(n):
-        assert tb.stored_record(i) == MF.pack_point_records([records[i]]), f"point {i} in the store"
+        assert tb.stored_record(i) == pack_points([records[i]]), f"point {i} in the store"
     res = await tb.run_resident(good)
-    assert M.same_buckets(res["buckets"], want), "resident job after a soft reset mid-load"
+    assert same_buckets(res["buckets"], want), "resident job after a soft reset mid-load"
 
 
 # ---- tests ------------------------------------------------------------------------------------------------------
@@ -431,6 +476,10 @@ async def msm_jobs(dut):
         first = False
     await check_job(tb, "random", 0, r)   # COUNT = 0: every bucket is returned as the identity
     await check_job(tb, "random", 1, r, post=True)
+    # adversarial points: every special case of the adder (doubling, cancellation, a bucket loaded again, infinity)
+    for kind in POINT_SETS:
+        for scalars in ("equal", "random"):
+            await check_job(tb, scalars, n, r, post=True, points=point_set(kind, n, r.getrandbits(16)))
 
 
 @cocotb.test()

@@ -77,6 +77,27 @@ int zkmsm_generate(uint32_t npow, uint64_t seed, uint8_t *points, uint8_t *scala
 /* arkworks' CPU MSM of the same input (the baseline). */
 int zkmsm_msm_cpu(const uint8_t *points, const uint8_t *scalars, size_t n, uint8_t *result);
 
+/* ---- curves (`--curve`): the functions above are BLS12-377's; these take a curve code ----------------------
+ * BN254 and BLS12-381 G1 use the XYZZ adder: point records (x, y, 3x^2) in Montgomery form at the field's n (all
+ * zero for infinity), no exceptions, every point checked (on the curve, in the subgroup) before anything else;
+ * points and results in arkworks' own uncompressed encoding of that curve (zkmsm_curve_point_bytes bytes: BN254
+ * 64, little-endian; BLS12-381 96, zcash style).  BLS12-381's 381-bit elements do not fit the records yet
+ * (zkmsm_precompute_curve/zkmsm_postprocess_curve refuse it; zkmsm_msm_cpu_curve takes it). */
+#define ZKMSM_CURVE_BLS12_377 0
+#define ZKMSM_CURVE_BN254 1
+#define ZKMSM_CURVE_BLS12_381 2
+int zkmsm_curve_by_name(const char *name, int *curve);   /* "bls12_377", "bn254", "bls12_381" */
+const char *zkmsm_curve_name(int curve);                  /* static; NULL for an unknown code */
+size_t zkmsm_curve_point_bytes(int curve);                /* 0 for an unknown code */
+/* window layout for the curve's scalars: below its r (scalar_bits 0) or below 2^scalar_bits */
+zkmsm_layout *zkmsm_layout_new_curve(int curve, const uint32_t *widths, size_t count, uint32_t scalar_bits);
+int zkmsm_precompute_curve(int curve, const uint8_t *points, size_t n, uint8_t *records, int check_subgroup,
+                           uint64_t *exceptions, size_t exceptions_cap, size_t *num_exceptions);
+int zkmsm_postprocess_curve(int curve, const zkmsm_layout *layout, const uint8_t *buckets, size_t buckets_len,
+                            const uint8_t *points, const uint8_t *scalars, size_t n,
+                            const uint64_t *exceptions, size_t num_exceptions, uint8_t *result);
+int zkmsm_msm_cpu_curve(int curve, const uint8_t *points, const uint8_t *scalars, size_t n, uint8_t *result);
+
 const char *zkmsm_last_error(void);
 
 #ifdef __cplusplus

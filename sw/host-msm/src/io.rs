@@ -95,3 +95,57 @@ pub fn save_dir(dir: &Path, points: &[G1Affine], scalars: &[[u64; 4]]) -> Result
     big.serialize_uncompressed(&mut sbuf).expect("in-memory write");
     write(&dir.join("scalars"), &sbuf)
 }
+
+/// A data set on a short Weierstrass curve other than BLS12-377 (checked: on the curve, in the subgroup, scalars < r)
+pub struct SwDataSet<P: ark_ec::short_weierstrass::SWCurveConfig> {
+    pub points: Vec<ark_ec::short_weierstrass::Affine<P>>,
+    pub scalars: Vec<[u64; 4]>,
+}
+
+pub fn load_dir_sw<P: ark_ec::short_weierstrass::SWCurveConfig>(dir: &Path) -> Result<SwDataSet<P>, HostError> {
+    use crate::xyzz;
+    let pf = dir.join("points");
+    let sf = dir.join("scalars");
+    let file = read(&pf)?;
+    let pb = xyzz::point_bytes::<P>();
+    if file.len() < 8 {
+        return Err(HostError::new(format!("{}: shorter than its 8-byte count", pf.display())));
+    }
+    let n = u64::from_le_bytes(file[..8].try_into().unwrap()) as usize;
+    if file.len() != 8 + n * pb {
+        return Err(HostError::new(format!(
+            "{}: count {n} needs {} bytes, file has {}", pf.display(), 8 + n * pb, file.len())));
+    }
+    let points = xyzz::decode_points::<P>(&file[8..]).map_err(|e| HostError::new(format!("{}: {e}", pf.display())))?;
+    let sdata = read(&sf)?;
+    if sdata.len() < 8 {
+        return Err(HostError::new(format!("{}: shorter than its 8-byte count", sf.display())));
+    }
+    let n = u64::from_le_bytes(sdata[..8].try_into().unwrap()) as usize;
+    if sdata.len() != 8 + n * SCALAR_BYTES {
+        return Err(HostError::new(format!(
+            "{}: count {n} needs {} bytes, file has {}", sf.display(), 8 + n * SCALAR_BYTES, sdata.len())));
+    }
+    let scalars = sdata[8..]
+        .par_chunks(SCALAR_BYTES)
+        .enumerate()
+        .map(|(i, b)| xyzz::decode_scalar::<P>(b).map_err(|m| HostError::at("scalars", i, m)))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| HostError::new(format!("{}: {e}", sf.display())))?;
+    if points.len() != scalars.len() {
+        return Err(HostError::new(format!("{} points but {} scalars", points.len(), scalars.len())));
+    }
+    Ok(SwDataSet { points, scalars })
+}
+
+pub fn save_dir_sw<P: ark_ec::short_weierstrass::SWCurveConfig>(
+    dir: &Path, points: &[ark_ec::short_weierstrass::Affine<P>], scalars: &[[u64; 4]]) -> Result<(), HostError> {
+    fs::create_dir_all(dir).map_err(|e| HostError::new(format!("{}: {e}", dir.display())))?;
+    let mut pbuf = Vec::new();
+    points.serialize_uncompressed(&mut pbuf).expect("in-memory write");
+    write(&dir.join("points"), &pbuf)?;
+    let big: Vec<BigInt<4>> = scalars.iter().map(|s| BigInt(*s)).collect();
+    let mut sbuf = Vec::new();
+    big.serialize_uncompressed(&mut sbuf).expect("in-memory write");
+    write(&dir.join("scalars"), &sbuf)
+}

@@ -90,6 +90,14 @@ impl WindowLayout {
             r_minus_1 = r_minus_1 << bound_bits;
             r_minus_1.sub_with_borrow(&1u64.into());
         }
+        Self::with_max_scalar(widths, r_minus_1)
+    }
+
+    /// scalars up to `r_minus_1` (any curve's r - 1, or a bound)
+    pub fn with_max_scalar(widths: &[u32], r_minus_1: BigInt<4>) -> Result<Self, String> {
+        if widths.is_empty() || widths.len() > MAX_WINDOWS {
+            return Err(format!("window layout needs 1 to {MAX_WINDOWS} windows, got {}", widths.len()));
+        }
         let bits = r_minus_1.num_bits();
         let total: u32 = widths.iter().sum();
         if total < bits {

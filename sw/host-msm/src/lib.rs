@@ -23,6 +23,7 @@ pub mod instance;
 pub mod io;
 pub mod layout;
 pub mod post;
+pub mod xyzz;
 
 use std::fmt;
 

@@ -10,7 +10,10 @@
 //!   host-msm consts                                             the map's constants, for cross-checks
 //!   host-msm bench (--npow K [--seed S] | --dir DIR) [--windows SPEC] [--reps R]
 //!                                                               timings as one JSON line
-//! Results print as `0x<x> 0x<y>` (96 hex digits each) or `infinity`.  Errors: `host-msm: error: ...` on stderr,
+//! `--curve bls12_377|bn254|bls12_381` (default bls12_377) selects the curve of gen, precompute, buckets, post and msm;
+//! BN254 and BLS12-381 take the XYZZ adder's records (xyzz.rs; BLS12-381's n = 381 does not fit the records yet, so
+//! only gen and msm), their own arkworks point encoding, and `--windows` covering their r (default 13x20).
+//! Results print as `0x<x> 0x<y>` (the field's hex digits each) or `infinity`.  Errors: `host-msm: error: ...` on stderr,
 //! exit status 1 (bad input) or 2 (bad usage).
 
 use std::collections::HashMap;
@@ -28,7 +31,9 @@ use zkmsm::convert::{identity_record, precompute_encoded};
 use zkmsm::format::{format_result, hex96, RECORD_BYTES};
 use zkmsm::layout::WindowLayout;
 use zkmsm::post::postprocess;
+use zkmsm::xyzz::{self, Curve};
 use zkmsm::{gen, io, HostError};
+use ark_ec::short_weierstrass::{Projective, SWCurveConfig};
 
 const USAGE: &str = "usage: host-msm gen|precompute|buckets|post|msm|consts|bench [options] (see src/main.rs)";
 
@@ -161,7 +166,85 @@ fn bench(a: &Args) -> Result<String, HostError> {
     ))
 }
 
+fn sw_layout<P: SWCurveConfig>(a: &Args) -> Result<WindowLayout, HostError> {
+    let spec = a.opts.get("windows").map(String::as_str).unwrap_or("13x20");
+    let widths = zkmsm::layout::parse_widths(spec).map_err(|e| HostError::new(format!("--windows: {e}")))?;
+    let l = WindowLayout::with_max_scalar(&widths, xyzz::r_minus_1::<P>())
+        .map_err(|e| HostError::new(format!("--windows: {e}")))?;
+    Ok(l.with_partials(a.num("partials", Some(0))))
+}
+
+fn fits<P: SWCurveConfig>(a: &Args) -> Result<(), HostError>
+where
+    P::BaseField: ark_ff::PrimeField,
+{
+    let n = xyzz::field_bits::<P>();
+    if n > zkmsm::contract::MSM_RECORD_BUCKET.max_n {
+        return Err(HostError::new(format!(
+            "{}: {n}-bit field elements do not fit the MSM records (at most {} bits) yet", a.get("curve"),
+            zkmsm::contract::MSM_RECORD_BUCKET.max_n)));
+    }
+    Ok(())
+}
+
+/// the commands on a short Weierstrass curve with the XYZZ adder (BN254, BLS12-381)
+fn run_sw<P: SWCurveConfig>(a: &Args) -> Result<String, HostError>
+where
+    P::BaseField: ark_ff::PrimeField,
+{
+    match a.cmd.as_str() {
+        "gen" => {
+            let npow: u32 = a.num("npow", None);
+            if npow > 30 {
+                usage("--npow: use 0 .. 30");
+            }
+            let (p, s) = gen::generate_sw::<P>(npow, a.num("seed", Some(0)), a.flag("trivial"));
+            io::save_dir_sw::<P>(Path::new(a.get("out")), &p, &s)?;
+            Ok(format!("wrote {} points and scalars to {}", p.len(), a.get("out")))
+        }
+        "precompute" => {
+            fits::<P>(a)?;
+            let ds = io::load_dir_sw::<P>(&a.dir())?;
+            io::write(Path::new(a.get("out")), &xyzz::point_records::<P>(&ds.points))?;
+            Ok("exceptions 0".to_string())
+        }
+        "buckets" => {
+            fits::<P>(a)?;
+            let layout = sw_layout::<P>(a)?;
+            let ds = io::load_dir_sw::<P>(&a.dir())?;
+            io::write(Path::new(a.get("out")), &xyzz::accumulate::<P>(&layout, &ds.points, &ds.scalars))?;
+            Ok(format!("{} bucket records, exceptions 0", layout.total_buckets()))
+        }
+        "post" => {
+            fits::<P>(a)?;
+            let layout = sw_layout::<P>(a)?;
+            let path = PathBuf::from(a.get("buckets"));
+            let data = std::fs::read(&path).map_err(|e| HostError::new(format!("{}: {e}", path.display())))?;
+            let r = xyzz::postprocess::<P>(&layout, &data)
+                .map_err(|e| HostError::new(format!("{}: {e}", path.display())))?;
+            Ok(xyzz::format_result(&r))
+        }
+        "msm" => {
+            let ds = io::load_dir_sw::<P>(&a.dir())?;
+            let big: Vec<BigInt<4>> = ds.scalars.iter().map(|s| BigInt(*s)).collect();
+            let big: Vec<<P::ScalarField as ark_ff::PrimeField>::BigInt> = big.iter().map(|b| {
+                let mut o = <P::ScalarField as ark_ff::PrimeField>::BigInt::default();
+                o.as_mut()[..4].copy_from_slice(&b.0);
+                o
+            }).collect();
+            Ok(xyzz::format_result(&Projective::<P>::msm_bigint(&ds.points, &big).into_affine()))
+        }
+        other => Err(HostError::new(format!("{other}: not available for --curve {}", a.get("curve")))),
+    }
+}
+
 fn run(a: &Args) -> Result<String, HostError> {
+    let curve = Curve::parse(a.opts.get("curve").map(String::as_str).unwrap_or("bls12_377"))?;
+    match curve {
+        Curve::Bn254 => return run_sw::<ark_bn254::g1::Config>(a),
+        Curve::Bls12_381 => return run_sw::<ark_bls12_381::g1::Config>(a),
+        Curve::Bls12_377 => {}
+    }
     match a.cmd.as_str() {
         "gen" => {
             let npow: u32 = a.num("npow", None);

@@ -19,6 +19,15 @@ object MsmTops {
     })
   }
 
+  /** the XYZZ adder of a short Weierstrass curve (model = true: the multiplier-model twin) */
+  def xyzzAdder(c: CurveConfig, model: Boolean): Top =
+    Top(s"XyzzAdder_${c.name}" + (if (model) "_model" else ""), "XyzzAdder",
+      () => new XyzzAdder(c.field, mulModel = model), { x =>
+      val a = x.asInstanceOf[XyzzAdder]
+      curveInfo(c) ++ Map("latency" -> a.latency, "mul_latency" -> a.mulLatency, "dsp_tiles" -> a.dspTiles,
+        "multipliers" -> a.multipliers, "mul_model" -> model)
+    })
+
   def axis(cfg: MsmConfig): Top =
     Top(s"MsmAxis_${cfg.name}", "MsmAxis", () => new MsmAxis(cfg), { x =>
       val m = x.asInstanceOf[MsmAxis]
@@ -38,5 +47,7 @@ object MsmTops {
           "page_bytes" -> PointStoreConfig.pageBytes, "point_bytes" -> PointStoreConfig.beatsPerPoint * PointStoreConfig.beatBytes))
     })
 
-  def all: Seq[Top] = Seq(adder(false), adder(true)) ++ MsmConfig.all.map(axis)
+  def all: Seq[Top] = Seq(adder(false), adder(true)) ++
+    CurveConfig.all.filter(_.form != CurveForm.TwistedEdwards).flatMap(c => Seq(xyzzAdder(c, false), xyzzAdder(c, true))) ++
+    MsmConfig.all.map(axis)
 }

@@ -24,7 +24,11 @@ object FieldConfig {
   val bls12_377_fq = FieldConfig("bls12_377_fq", BigInt("01ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000001", 16))
   val bls12_377_fr = FieldConfig("bls12_377_fr", BigInt("12ab655e9a2ca55660b44d1e5c37b00159aa76fed00000010a11800000000001", 16))
 
-  val all: Seq[FieldConfig] = Seq(bls12_381_fr, bls12_377_fq, bls12_377_fr)
+  val bn254_fq = FieldConfig("bn254_fq", BigInt("30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47", 16))
+  val bn254_fr = FieldConfig("bn254_fr", BigInt("30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001", 16))
+  val bls12_381_fq = FieldConfig("bls12_381_fq", BigInt("1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab", 16))
+
+  val all: Seq[FieldConfig] = Seq(bls12_381_fr, bls12_377_fq, bls12_377_fr, bn254_fq, bn254_fr, bls12_381_fq)
   def byName(name: String): FieldConfig =
     all.find(_.name == name).getOrElse(throw new IllegalArgumentException(s"unknown field $name; known: ${all.map(_.name).mkString(", ")}"))
 }

@@ -2,17 +2,31 @@ package zkspinal.msm
 
 import zkspinal.field.{ArithConfig, FieldConfig}
 
-/** A curve the MSM engine accumulates on: its base field (coordinates of the adder's operands) and the order of
-  * the scalar field (scalars are integers below it).  The adder works on the twisted Edwards (a = -1) model in
-  * the precomputed representation of reference_model/curves/precomputed.py; the curve constant d lives in the
-  * host-made records (QT = 4dxy), so the hardware needs no curve constant at all. */
-case class CurveConfig(name: String, field: FieldConfig, scalarOrder: BigInt) {
+/** How the engine's adder sees a curve (reference_model/curves/adders.py). */
+sealed trait CurveForm
+object CurveForm {
+  /** the a = -1 twisted Edwards model in the precomputed representation of reference_model/curves/precomputed.py
+    * ([[TwistedEdwardsAdder]]); the curve constant d lives in the host-made records (QT = 4dxy) */
+  case object TwistedEdwards extends CurveForm
+  /** the short Weierstrass curve y^2 = x^3 + b itself, buckets in XYZZ coordinates ([[XyzzAdder]]); b lives in
+    * no formula of the adder (a = 0 is all it needs), only in the host's point checks */
+  case class Weierstrass(b: BigInt) extends CurveForm
+}
+
+/** A curve the MSM engine accumulates on: its base field (coordinates of the adder's operands), the order of the
+  * scalar field (scalars are integers below it) and the adder's form of it. */
+case class CurveConfig(name: String, field: FieldConfig, scalarOrder: BigInt, form: CurveForm) {
   require(scalarOrder > 1, s"$name: scalar order must be > 1")
   val scalarBits: Int = (scalarOrder - 1).bitLength
 }
 
 object CurveConfig {
-  val bls12_377_g1 = CurveConfig("bls12_377_g1", FieldConfig.bls12_377_fq, FieldConfig.bls12_377_fr.p)
+  val bls12_377_g1 = CurveConfig("bls12_377_g1", FieldConfig.bls12_377_fq, FieldConfig.bls12_377_fr.p,
+    CurveForm.TwistedEdwards)
+  val bn254_g1 = CurveConfig("bn254_g1", FieldConfig.bn254_fq, FieldConfig.bn254_fr.p, CurveForm.Weierstrass(3))
+  val bls12_381_g1 = CurveConfig("bls12_381_g1", FieldConfig.bls12_381_fq, FieldConfig.bls12_381_fr.p,
+    CurveForm.Weierstrass(4))
+  val all: Seq[CurveConfig] = Seq(bls12_377_g1, bn254_g1, bls12_381_g1)
 }
 
 /** The bucket engine: window layout (least significant first, signed digits as reference_model/msm.py's
@@ -118,5 +132,10 @@ object MsmConfig {
     pointStore = Some(PointStoreConfig(channels = 2, addressBits = 20, readBuffer = 128)))
   val small2Model = small2.copy(name = "small2_model", mulModel = true)
   val vu9pModel = vu9p.copy(name = "vu9p_model", mulModel = true)
-  val all: Seq[MsmConfig] = Seq(small, vu9p, smallModel, small2Model, vu9pModel)
+
+  /** BN254 G1 on the XYZZ adder: the small layouts (scalars below 2^24), as the BLS12-377 ones */
+  val bn254Small = small.copy(name = "bn254_small", curve = CurveConfig.bn254_g1)
+  val bn254SmallModel = bn254Small.copy(name = "bn254_small_model", mulModel = true)
+  val bn254Small2Model = small2.copy(name = "bn254_small2_model", curve = CurveConfig.bn254_g1, mulModel = true)
+  val all: Seq[MsmConfig] = Seq(small, vu9p, smallModel, small2Model, vu9pModel, bn254SmallModel, bn254Small2Model)
 }

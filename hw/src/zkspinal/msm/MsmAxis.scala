@@ -224,9 +224,9 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
     val pointsDue = (running && !residentJob || loading) && !fatal && pIdx =/= countR
     val records = Stream(Bits(pointWidth bits))
     records.valid := pointBeats.valid && pointsDue && beat === lastBeat
-    records.payload := (held :+ pointBeats.data).reverse.reduce(_ ## _).resize(pointWidth)
-    require(pointWidth > lastBeat * P.beatBits, "the padding check reads the last beat only")
-    val padding = pointBeats.data(P.beatBits - 1 downto pointWidth - lastBeat * P.beatBits).orR
+    val record = (held :+ pointBeats.data).reverse.reduce(_ ## _)
+    records.payload := record.resize(pointWidth)
+    val padding = MsmRecord.qt.above(record, n).orR // a record's bits above 3n are zero
     val pointBeatTaken = pointsDue && pointBeats.valid && (beat =/= lastBeat || records.ready)
     when(running && residentJob && pointBeats.valid && !fatal) { raise(E.strayPoints) := True }
     pointBeats.ready := pointBeatTaken || fatal
@@ -259,11 +259,19 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
       case None => jobPoints << portPoints
     }
     val written = store.map(_.io.written).getOrElse(U(0, 32 bits))
-    val joined = StreamJoin(slicer.io.output, jobPoints.m2sPipe(flush = softReset)).s2mPipe(flush = softReset)
-    val pointBits = joined.payload._2
+    // an adder that must not see the point at infinity (XyzzAdder: its record is all zero) gets none of its digits
+    val dropsInfinity = cfg.curve.form != CurveForm.TwistedEdwards
+    val flagged = jobPoints.map(b => (Bool(dropsInfinity) && b(2 * n - 1 downto 0) === 0) ## b)
+    val joined = StreamJoin(slicer.io.output, flagged.m2sPipe(flush = softReset)).s2mPipe(flush = softReset)
+    val infinity = joined.payload._2.msb
+    val pointBits = joined.payload._2(pointWidth downto 0)
     val bad = joined.payload._1.outOfRange || pointBits.msb
     core.io.jobs.valid := joined.valid && !bad && !fatal
-    core.io.jobs.payload.digits := joined.payload._1.digits
+    for ((dst, src) <- core.io.jobs.payload.digits.zip(joined.payload._1.digits)) {
+      dst.negative := src.negative
+      dst.bucket := src.bucket
+      dst.nonZero := src.nonZero && !infinity
+    }
     core.io.jobs.payload.q := pointBits(pointWidth - 1 downto 0)
     joined.ready := core.io.jobs.ready || bad || fatal
     when(joined.valid && !fatal) {

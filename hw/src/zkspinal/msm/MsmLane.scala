@@ -79,7 +79,7 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
     val busyCycles = out(UInt(64 bits))
     val stalls, deferred, starved, spilled = out(UInt(32 bits))
   }
-  val adder = new TwistedEdwardsAdder(f, cfg.arith, cfg.mulModel)
+  val adder: BucketAdder = BucketAdder(cfg.curve, cfg.arith, cfg.mulModel)
   val latency: Int = adder.latency
   /** tag pipeline: stage 0 = issue register (memory read), stage 1 = adder input, stage 1 + latency = write-back */
   val writeStage: Int = 1 + latency
@@ -256,10 +256,7 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
     !tags.map(_.valid).orR) init (False)
 
   // ---- adder: bucket or partial bucket read one cycle after issue (the identity for a fresh partial bucket)
-  private val identity: Bits = {
-    val v = Seq(f.toMont(2), f.toMont(2), f.toMont(4), BigInt(0))
-    B(v.zipWithIndex.map { case (x, i) => x << (n * i) }.sum, 4 * n bits)
-  }
+  private val identity: Bits = B(adder.identity.zipWithIndex.map { case (x, i) => x << (n * i) }.sum, 4 * n bits)
   private val partials = Mem(Bits(4 * n bits), S)
   private val roPartial = ro.valid && ro.partial
   private val partialAddr = Mux(roPartial, ro.slot, tags(0).slot)
@@ -274,12 +271,12 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   private val readHeld = Vec(memories.map(_.io.readHeld))(readWindow)
   private val operand = Mux(Mux(tags(1).partial, tags(1).fresh, !readHeld), identity,
     Mux(tags(1).partial, partialData, readData))
-  adder.io.input.valid := tags(1).valid
-  for (i <- 0 until 4) adder.io.input.payload.s(i) := operand(n * i, n bits).asUInt
-  for (i <- 0 until 3) adder.io.input.payload.q(i) := RegNext(issueQ(n * i, n bits)).asUInt
-  adder.io.input.payload.negate := RegNext(issueNeg)
+  adder.input.valid := tags(1).valid
+  for (i <- 0 until 4) adder.input.payload.s(i) := operand(n * i, n bits).asUInt
+  for (i <- 0 until 3) adder.input.payload.q(i) := RegNext(issueQ(n * i, n bits)).asUInt
+  adder.input.payload.negate := RegNext(issueNeg)
   private val wb = tags(writeStage)
-  private val wbData = adder.io.output.payload.asBits
+  private val wbData = adder.output.payload.asBits
   partials.write(wb.slot, wbData, enable = wb.valid && wb.partial)
 
   // ---- read-out: the request's record one cycle after the memory read; a bucket read becomes the identity

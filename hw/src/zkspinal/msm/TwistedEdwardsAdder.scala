@@ -6,11 +6,33 @@ import spinal.core._
 import spinal.lib._
 import zkspinal.field._
 
-/** The adder's operands: accumulator S = (U, V, W, T), precomputed point Q = (QM, QP, QT), and the sign. */
+/** A bucket adder's operands: the bucket S (4 words: (U, V, W, T) in twisted Edwards, (X, Y, ZZ, ZZZ) in XYZZ), the
+  * point record Q (3 words: (QM, QP, QT), or (x, y, 3x^2)), and the sign. */
 case class AdderInput(n: Int) extends Bundle {
   val s = Vec(UInt(n bits), 4)
   val q = Vec(UInt(n bits), 3)
   val negate = Bool()
+}
+
+/** The engine's view of a bucket adder ([[MsmLane]]): S +- Q accepted every cycle, the result `latency` cycles
+  * later, fully pipelined.  `identity` is the empty bucket (Montgomery words) and `skipsInfinity` says the point at
+  * infinity must not reach the adder (its record is all zero; the engine drops its additions). */
+trait BucketAdder extends Component {
+  def input: Flow[AdderInput]
+  def output: Flow[Vec[UInt]]
+  def latency: Int
+  def multipliers: Int
+  def dspTiles: Int
+  def identity: Seq[BigInt]
+  def skipsInfinity: Boolean
+}
+
+object BucketAdder {
+  /** the adder of the curve's form */
+  def apply(curve: CurveConfig, cfg: ArithConfig, mulModel: Boolean): BucketAdder = curve.form match {
+    case CurveForm.TwistedEdwards => new TwistedEdwardsAdder(curve.field, cfg, mulModel)
+    case CurveForm.Weierstrass(_) => new XyzzAdder(curve.field, cfg, mulModel)
+  }
 }
 
 /** Mixed addition S +- Q on the twisted Edwards curve (a = -1), fully pipelined: one addition accepted every
@@ -26,7 +48,7 @@ case class AdderInput(n: Int) extends Bundle {
   * swap after stage 2.
   */
 class TwistedEdwardsAdder(val field: FieldConfig, cfg: ArithConfig = ArithConfig(), mulModel: Boolean = false)
-    extends Component {
+    extends BucketAdder {
   private val n = field.width
   val io = new Bundle {
     val input = slave(Flow(AdderInput(n)))
@@ -99,4 +121,9 @@ class TwistedEdwardsAdder(val field: FieldConfig, cfg: ArithConfig = ArithConfig
 
   val multipliers: Int = muls.size
   val dspTiles: Int = muls.map(_.dspTiles).sum
+  def input: Flow[AdderInput] = io.input
+  def output: Flow[Vec[UInt]] = io.output
+  /** (2, 2, 4, 0): the identity (0, 1) of the twisted Edwards curve as an accumulator (HW.IDENTITY_S) */
+  def identity: Seq[BigInt] = Seq(field.toMont(2), field.toMont(2), field.toMont(4), BigInt(0))
+  def skipsInfinity: Boolean = false
 }
