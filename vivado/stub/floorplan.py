@@ -1,6 +1,6 @@
 """The floorplan of a board's constraints (pblocks of whole SLRs) against the block design: every adder of the MSM
 engine (MsmLane lanes_a, from the manifest's `adders`) in exactly one pblock of one SLR of its own, next to the
-shell's SLR, each of its Montgomery products (the instances of TwistedEdwardsAdder in the Verilog) in exactly one
+shell's SLR, each of its Montgomery products (the instances of the bucket adder in the Verilog) in exactly one
 pblock, and no SLR given more DSP48E2 than it has (the manifest's DSP tiles per product); every cell on the core's
 stream and register paths (XDMA, FIFOs, width converters, frame adapters,
 the AXI4-Lite interconnect, the system block, the engine's own logic outside its adders) in the shell's pblock, so
@@ -52,13 +52,14 @@ def owners(pbs: dict[str, dict], cell: str) -> list[str]:
 
 
 def adder_product_modules(verilog: Path) -> list[tuple[str, str]]:
-    """(module, instance) of each Montgomery product inside module TwistedEdwardsAdder of an emitted top."""
-    m = re.search(r"^module TwistedEdwardsAdder\b(.*?)^endmodule", verilog.read_text(), re.S | re.M)
+    """(module, instance) of each Montgomery product inside the bucket adder (module TwistedEdwardsAdder or
+    XyzzAdder) of an emitted top."""
+    m = re.search(r"^module (?:TwistedEdwardsAdder|XyzzAdder)\b(.*?)^endmodule", verilog.read_text(), re.S | re.M)
     return re.findall(r"^\s+(MontgomeryMul\w*)\s+(\w+)\s*\(", m[1], re.M) if m else []
 
 
 def adder_products(verilog: Path) -> list[str]:
-    """Instance names of the Montgomery products inside module TwistedEdwardsAdder of an emitted top."""
+    """Instance names of the Montgomery products inside the bucket adder of an emitted top."""
     return [name for _, name in adder_product_modules(verilog)]
 
 
@@ -118,7 +119,7 @@ class FloorplanChecks:
             self.bad(f"{core} has {adders} adders; the {self.board} floorplan places {len(fp['adders'])}")
         products = adder_products(self.rtl_dir / info["file"])
         if not products:
-            self.bad(f"{core}: no Montgomery products found in its TwistedEdwardsAdder")
+            self.bad(f"{core}: no Montgomery products found in its bucket adder")
             return
         per_product = int(info["dsp_tiles"]) // (adders * len(products))
         dsp = Counter()
