@@ -315,6 +315,11 @@ fn curve_of(code: i32) -> Result<crate::xyzz::Curve, HostError> {
         .ok_or_else(|| HostError::new(format!("unknown curve code {code}")))
 }
 
+/// curve_of for the entry points that hand BLS12-377 to the older function outside `guard`: None with the error set
+fn curve_arg(code: i32) -> Option<crate::xyzz::Curve> {
+    curve_of(code).map_err(|e| set_error(&e.0)).ok()
+}
+
 /// The curve code of a `--curve` name (bls12_377, bn254, bls12_381) to *curve.
 #[no_mangle]
 pub unsafe extern "C" fn zkmsm_curve_by_name(name: *const c_char, curve: *mut i32) -> i32 {
@@ -418,13 +423,7 @@ pub unsafe extern "C" fn zkmsm_precompute_curve(
     num_exceptions: *mut usize,
 ) -> i32 {
     use crate::xyzz::Curve;
-    let c = match curve_of(curve) {
-        Ok(c) => c,
-        Err(e) => {
-            set_error(&e.0);
-            return -1;
-        }
-    };
+    let Some(c) = curve_arg(curve) else { return -1 };
     if c == Curve::Bls12_377 {
         return zkmsm_precompute(points, n, records, check_subgroup, exceptions, exceptions_cap, num_exceptions);
     }
@@ -470,13 +469,7 @@ pub unsafe extern "C" fn zkmsm_postprocess_curve(
     result: *mut u8,
 ) -> i32 {
     use crate::xyzz::Curve;
-    let c = match curve_of(curve) {
-        Ok(c) => c,
-        Err(e) => {
-            set_error(&e.0);
-            return -1;
-        }
-    };
+    let Some(c) = curve_arg(curve) else { return -1 };
     if c == Curve::Bls12_377 {
         return zkmsm_postprocess(layout, buckets, buckets_len, points, scalars, n, exceptions, num_exceptions, result);
     }

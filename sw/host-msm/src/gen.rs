@@ -12,17 +12,7 @@ use sha2::{Digest, Sha256};
 pub const GEN_TAG: &[u8] = b"zkspinal-msm-gen";
 
 pub fn draw(seed: u64, label: &[u8], i: u64) -> Fr {
-    let mut wide = [0u8; 64];
-    for half in 0..2u8 {
-        let mut h = Sha256::new();
-        h.update(GEN_TAG);
-        h.update(label);
-        h.update(seed.to_le_bytes());
-        h.update(i.to_le_bytes());
-        h.update([half]);
-        wide[32 * half as usize..32 * (half as usize + 1)].copy_from_slice(&h.finalize());
-    }
-    Fr::from_le_bytes_mod_order(&wide)
+    draw_in::<Fr>(seed, label, i)
 }
 
 pub fn generate(npow: u32, seed: u64, trivial: bool) -> (Vec<G1Affine>, Vec<[u64; 4]>) {

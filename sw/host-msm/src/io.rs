@@ -22,15 +22,32 @@ pub fn write(path: &Path, data: &[u8]) -> Result<(), HostError> {
 
 /// the 96-byte point encodings of a `points` file (after its count), checked for size
 pub fn points_payload(file: &[u8], path: &Path) -> Result<Vec<u8>, HostError> {
+    Ok(counted(file, path, POINT_BYTES)?.to_vec())
+}
+
+/// The items of a data-set file: an 8-byte LE count, then exactly count items of `item` bytes.
+fn counted<'a>(file: &'a [u8], path: &Path, item: usize) -> Result<&'a [u8], HostError> {
     if file.len() < 8 {
         return Err(HostError::new(format!("{}: shorter than its 8-byte count", path.display())));
     }
     let n = u64::from_le_bytes(file[..8].try_into().unwrap()) as usize;
-    if file.len() != 8 + n * POINT_BYTES {
+    if file.len() != 8 + n * item {
         return Err(HostError::new(format!(
-            "{}: count {n} needs {} bytes, file has {}", path.display(), 8 + n * POINT_BYTES, file.len())));
+            "{}: count {n} needs {} bytes, file has {}", path.display(), 8 + n * item, file.len())));
     }
-    Ok(file[8..].to_vec())
+    Ok(&file[8..])
+}
+
+/// The scalars file, each scalar checked by `decode` (errors name the file and the scalar).
+fn load_scalars(sf: &Path, decode: impl Fn(&[u8]) -> Result<[u64; 4], &'static str> + Sync)
+    -> Result<Vec<[u64; 4]>, HostError> {
+    let sdata = read(sf)?;
+    counted(&sdata, sf, SCALAR_BYTES)?
+        .par_chunks(SCALAR_BYTES)
+        .enumerate()
+        .map(|(i, b)| decode(b).map_err(|m| HostError::at("scalars", i, m)))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| HostError::new(format!("{}: {e}", sf.display())))
 }
 
 pub struct DataSet {
@@ -51,21 +68,7 @@ pub fn load_dir(dir: &Path) -> Result<DataSet, HostError> {
         .map(|(i, b)| decode_point(b).map_err(|m| HostError::at("points", i, m)))
         .collect::<Result<_, _>>()
         .map_err(|e| HostError::new(format!("{}: {e}", pf.display())))?;
-    let sdata = read(&sf)?;
-    if sdata.len() < 8 {
-        return Err(HostError::new(format!("{}: shorter than its 8-byte count", sf.display())));
-    }
-    let n = u64::from_le_bytes(sdata[..8].try_into().unwrap()) as usize;
-    if sdata.len() != 8 + n * SCALAR_BYTES {
-        return Err(HostError::new(format!(
-            "{}: count {n} needs {} bytes, file has {}", sf.display(), 8 + n * SCALAR_BYTES, sdata.len())));
-    }
-    let scalars = sdata[8..]
-        .par_chunks(SCALAR_BYTES)
-        .enumerate()
-        .map(|(i, b)| decode_scalar(b).map_err(|m| HostError::at("scalars", i, m)))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| HostError::new(format!("{}: {e}", sf.display())))?;
+    let scalars = load_scalars(&sf, decode_scalar)?;
     if points.len() != scalars.len() {
         return Err(HostError::new(format!("{} points but {} scalars", points.len(), scalars.len())));
     }
@@ -107,31 +110,9 @@ pub fn load_dir_sw<P: ark_ec::short_weierstrass::SWCurveConfig>(dir: &Path) -> R
     let pf = dir.join("points");
     let sf = dir.join("scalars");
     let file = read(&pf)?;
-    let pb = xyzz::point_bytes::<P>();
-    if file.len() < 8 {
-        return Err(HostError::new(format!("{}: shorter than its 8-byte count", pf.display())));
-    }
-    let n = u64::from_le_bytes(file[..8].try_into().unwrap()) as usize;
-    if file.len() != 8 + n * pb {
-        return Err(HostError::new(format!(
-            "{}: count {n} needs {} bytes, file has {}", pf.display(), 8 + n * pb, file.len())));
-    }
-    let points = xyzz::decode_points::<P>(&file[8..]).map_err(|e| HostError::new(format!("{}: {e}", pf.display())))?;
-    let sdata = read(&sf)?;
-    if sdata.len() < 8 {
-        return Err(HostError::new(format!("{}: shorter than its 8-byte count", sf.display())));
-    }
-    let n = u64::from_le_bytes(sdata[..8].try_into().unwrap()) as usize;
-    if sdata.len() != 8 + n * SCALAR_BYTES {
-        return Err(HostError::new(format!(
-            "{}: count {n} needs {} bytes, file has {}", sf.display(), 8 + n * SCALAR_BYTES, sdata.len())));
-    }
-    let scalars = sdata[8..]
-        .par_chunks(SCALAR_BYTES)
-        .enumerate()
-        .map(|(i, b)| xyzz::decode_scalar::<P>(b).map_err(|m| HostError::at("scalars", i, m)))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| HostError::new(format!("{}: {e}", sf.display())))?;
+    let payload = counted(&file, &pf, xyzz::point_bytes::<P>())?;
+    let points = xyzz::decode_points::<P>(payload).map_err(|e| HostError::new(format!("{}: {e}", pf.display())))?;
+    let scalars = load_scalars(&sf, xyzz::decode_scalar::<P>)?;
     if points.len() != scalars.len() {
         return Err(HostError::new(format!("{} points but {} scalars", points.len(), scalars.len())));
     }
