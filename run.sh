@@ -16,7 +16,8 @@ usage() {
 usage: ./run.sh [command] [options]
   (none)            install what is missing, emit the Verilog, run a short demonstration through the RTL
   setup             install what is missing (apt packages, .venv, Mill) and nothing else
-  emit [--only RE]  emit the Verilog of every core into build/rtl and print each top's md5
+  emit [--only RE]  emit the Verilog of every core into build/rtl and print each top's md5 (the large board
+                    configurations of build/rtl/on_demand.json only with --only: a command that needs one emits it)
   test [--long]     the quick test suite (with --long: also the soak runs); other args go to pytest
   bench [core]      benchmarks (field, poseidon, keccak, msm, poseidon-model, msm-host, host, system; none: all + report)
   constants [--check]  regenerate constants/poseidon (--check: compare the committed files instead)
@@ -27,7 +28,7 @@ usage: ./run.sh [command] [options]
                     Poseidon digests of stdin preimages (the model CLI's format) by zk-poseidon through the XDMA
                     emulator and the PoseidonInband RTL (Verilator): the path a card takes
   poseidon-model ARGS  the Poseidon golden model CLI (python -m reference_model.poseidon ARGS)
-  msm --input FILE [--engine model|rtl] [--windows SPEC] [--config vu9p_model|...]
+  msm --input FILE [--engine model|rtl] [--curve bls12_377|bn254|bls12_381] [--windows SPEC] [--config vu9p_model|...]
                     an MSM by the golden model, or by zk-msm through the XDMA emulator and the MsmAxis RTL
   msm-model ARGS    the MSM model CLI (gen, run, streams, post)
   keccak-speed --rounds R --elements N --freq F --runs M [--engine cpu|rtl] [--units U]
@@ -127,20 +128,26 @@ host_msm() {
 }
 
 # ./run.sh msm --engine rtl: zk-msm (libzkxdma, the arkworks host library) against the XDMA emulator serving
-# MsmAxis_<config> (default vu9p_model: Hardcaml's layout, the multiplier model); zk-msm options pass through (-w, -B
-# for a configuration with another layout).
+# MsmAxis_<config> (default vu9p_model: Hardcaml's layout, the multiplier model; with --curve bn254 or bls12_381 that
+# curve's VU9P twin, <curve>_vu9p_model); zk-msm options pass through (-w, -B for a configuration with another
+# layout, --curve).
 msm_rtl() {
   STEP="msm rtl"
-  local config=vu9p_model args=()
+  local config="" curve=bls12_377 args=()
   while [ $# -gt 0 ]; do
     case "$1" in
       --config) [ $# -ge 2 ] || die "--config needs a value"; config="$2"; shift 2 ;;
       --config=*) config="${1#*=}"; shift ;;
+      --curve) [ $# -ge 2 ] || die "--curve needs a value"; curve="$2"; args+=(--curve "$2"); shift 2 ;;
+      --curve=*) curve="${1#*=}"; args+=(--curve "$curve"); shift ;;
       --input) [ $# -ge 2 ] || die "--input needs a value"; args+=(-i "$2"); shift 2 ;;
       --input=*) args+=(-i "${1#*=}"); shift ;;
       *) args+=("$1"); shift ;;
     esac
   done
+  if [ -z "$config" ]; then
+    case "$curve" in bls12_377) config=vu9p_model ;; *) config="${curve}_vu9p_model" ;; esac
+  fi
   local top="MsmAxis_$config"
   need_top "$top"
   host_msm

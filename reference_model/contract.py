@@ -29,18 +29,30 @@ class Field(NamedTuple):
 
 
 class Record(NamedTuple):
-    """a stream record: beats of beat_bits bits (little-endian), for field widths n <= max_n"""
-    beats: int
+    """a stream record: the beats of beat_bits bits (little-endian) that hold its fields, bits [0, content_k*n + content_c), for field widths n <= max_n; n may be left out when the length does not depend on it"""
+    content_k: int
+    content_c: int
     beat_bits: int
     max_n: int
 
     @property
-    def bits(self) -> int:
-        return self.beats * self.beat_bits
+    def depends_on_n(self) -> bool:
+        return self.content_k != 0
 
-    @property
-    def bytes(self) -> int:
-        return self.bits // 8
+    def beats(self, n: int | None = None) -> int:
+        if n is None:
+            if self.depends_on_n:
+                raise ValueError("this record's length depends on the field width n")
+            n = 0
+        elif not 0 <= n <= self.max_n:
+            raise ValueError(f"n = {n}: the record serves n <= {self.max_n}")
+        return -(-(self.content_k * n + self.content_c) // self.beat_bits)
+
+    def bits(self, n: int | None = None) -> int:
+        return self.beats(n) * self.beat_bits
+
+    def bytes(self, n: int | None = None) -> int:
+        return self.bits(n) // 8
 
     @property
     def beat_bytes(self) -> int:
@@ -87,6 +99,7 @@ SYSTEM_INFO_STATUS_COUNT = Field(0, 8)  # info[7:0]
 SYSTEM_INFO_RESET_CYCLES = Field(8, 8)  # info[15:8]
 SYSTEM_INFO_REVISION = Field(16, 8)  # info[23:16]
 SYSTEM_VERSION_INTERFACE = Field(0, 16)  # version[15:0]
+SYSTEM_VERSION_DETAIL = Field(16, 16)  # version[31:16]
 SYSTEM_REGS = {
     "id": (0x000, 1, "read-only: the magic 0x7a6b5359 (\"zkSY\")"),
     "reset": (0x004, 1, "write bit 0 = 1: core_aresetn low for the reset cycles (a write during a pulse restarts it).  read: bit 0 = pulse in progress"),
@@ -95,7 +108,7 @@ SYSTEM_REGS = {
     "status": (0x010, 1, "read-only: status input i at 0x010 + 4i (registered once)"),
     "kind": (0xFF4, 1, "read-only: the core's CoreKind code (0: the core has no identity)"),
     "config": (0xFF8, 1, "read-only: CRC-32 (zlib's) of the core's configuration name, e.g. c1100"),
-    "version": (0xFFC, 1, "read-only: [15:0] the core's interface revision for its kind"),
+    "version": (0xFFC, 1, "read-only: [15:0] the core's interface revision for its kind, [31:16] what the kind says of its configuration (an MSM core: its curve, MSM_CURVE_*)"),
 }
 SYSTEM_CODES = {
     "magic": (0x7A6B5359, "ID's value"),
@@ -171,9 +184,9 @@ POSEIDON_ERROR_CODES = {
 }
 
 # PoseidonAxis stream beats (TDATA, TUSER) (hw/src/zkspinal/poseidon/PoseidonAxis.scala)
-POSEIDON_FRAME_BEAT = Record(1, 256, 255)  # 32 bytes
-POSEIDON_FRAME_IN_USER = Record(1, 32, 255)  # 4 bytes
-POSEIDON_FRAME_OUT_USER = Record(1, 32, 255)  # 4 bytes
+POSEIDON_FRAME_BEAT = Record(0, 256, 256, 255)  # the beats that hold 256 bits
+POSEIDON_FRAME_IN_USER = Record(0, 32, 32, 255)  # the beats that hold 32 bits
+POSEIDON_FRAME_OUT_USER = Record(0, 32, 32, 255)  # the beats that hold 32 bits
 POSEIDON_FRAME_BEAT_ELEMENT = RecordField(0, 0, 1, 0)  # beat[0, n)
 POSEIDON_FRAME_BEAT_LAST = RecordField(0, 255, 0, 1)  # beat[255, 256)
 POSEIDON_FRAME_IN_USER_ARITY = RecordField(0, 0, 0, 8)  # in_user[0, 8)
@@ -274,9 +287,9 @@ MSM_ERROR_CODES = {
 MSM_RECORD_TAG_BITS = 0x01C
 MSM_RECORD_TAG_WINDOW = Field(0, 7)  # tag[6:0]
 MSM_RECORD_TAG_BUCKET = Field(7, 21)  # tag[27:7]
-MSM_RECORD_SCALARS = Record(1, 512, 377)  # 64 bytes
-MSM_RECORD_POINT = Record(3, 512, 377)  # 192 bytes
-MSM_RECORD_BUCKET = Record(3, 512, 377)  # 192 bytes
+MSM_RECORD_SCALARS = Record(0, 512, 512, 384)  # the beats that hold 512 bits
+MSM_RECORD_POINT = Record(3, 0, 512, 384)  # the beats that hold 3n bits
+MSM_RECORD_BUCKET = Record(4, 28, 512, 384)  # the beats that hold 4n + 28 bits
 MSM_RECORD_SCALARS_FIRST = RecordField(0, 0, 0, 256)  # scalars[0, 256)
 MSM_RECORD_SCALARS_SECOND = RecordField(0, 256, 0, 256)  # scalars[256, 512)
 MSM_RECORD_POINT_QM = RecordField(0, 0, 1, 0)  # point[0, n)
@@ -289,6 +302,16 @@ MSM_RECORD_BUCKET_T = RecordField(3, 0, 1, 0)  # bucket[3n, 4n)
 MSM_RECORD_BUCKET_TAG = RecordField(4, 0, 0, 28)  # bucket[4n, 4n + 28)
 MSM_RECORD_CODES = {
     "tag_bits": (0x01C, "bits of the tag"),
+}
+
+# the curve of an MSM card: VERSION[31:16] of its identity (zk-msm --curve NAME) (hw/src/zkspinal/msm/CurveConfig.scala)
+MSM_CURVE_BLS12_377 = 0x000
+MSM_CURVE_BN254 = 0x001
+MSM_CURVE_BLS12_381 = 0x002
+MSM_CURVE_CODES = {
+    "bls12_377": (0x000, "bls12_377_g1: G1 of BLS12-377"),
+    "bn254": (0x001, "bn254_g1: G1 of BN254"),
+    "bls12_381": (0x002, "bls12_381_g1: G1 of BLS12-381"),
 }
 
 # KeccakSpeed registers (AXI4-Lite, 32-bit, byte offsets; the SNAP hls_sponge action's checksum_job_t places) (hw/src/zkspinal/keccak/KeccakSpeed.scala)

@@ -135,6 +135,15 @@ class WindowLayout:
 DEFAULT_LAYOUT = WindowLayout((13,) * 13 + (12,) * 7)
 
 
+def default_layout(adder=DEFAULT_ADDER) -> WindowLayout:
+    """Hardcaml's window shape (twenty windows of 13 bits, then 12) stretched over the curve's scalar bits, as the
+    board configurations (MsmConfig.hardcamlWindows): 13x13,12x7 on BLS12-377, 13x14,12x6 on BN254, 13x15,12x5
+    on BLS12-381."""
+    r = adder.curve.order
+    wide = (r - 1).bit_length() - 20 * 12
+    return WindowLayout((13,) * wide + (12,) * (20 - wide), order=r)
+
+
 # ---- host: points to the hardware's operands ----------------------------------------------------------
 @dataclass
 class PrecomputedPoints:

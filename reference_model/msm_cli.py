@@ -1,5 +1,6 @@
 """Command line of the MSM model: python -m reference_model.msm <command> ...
 
+  Every command takes --curve bls12_377|bn254|bls12_381 (default bls12_377; the JSON form is bls12_377's only).
   run      --input FILE.json|DIR [--windows SPEC] [--assume-g1] [--method pippenger|double-and-add]
            [--engine model]
            prints the result as `0x<x> 0x<y>` (96 hex digits each) or `infinity`
@@ -22,7 +23,7 @@ import sys
 from pathlib import Path
 
 from . import msm, msm_data, msm_formats
-from .curves import FQ
+from .curves import ADDERS, adder_of
 
 
 # engines that compute `run` here: the golden model (the RTL engine is zkspinal/tools/msm_rtl.py, reached through
@@ -30,21 +31,37 @@ from .curves import FQ
 ENGINES = ("model",)
 
 
-def _layout(spec):
+def _layout(spec, adder):
     try:
-        return msm.WindowLayout.parse(spec) if spec else msm.DEFAULT_LAYOUT
+        if not spec:
+            return msm.default_layout(adder)
+        return dataclasses.replace(msm.WindowLayout.parse(spec), order=adder.curve.order)
     except ValueError as e:
         raise msm_data.MsmInputError(f"--windows: {e}") from None
+
+
+def _input(args):
+    """(points, scalars) of --input on --curve"""
+    if args.curve != "bls12_377" and not Path(args.input).is_dir():
+        raise msm_data.MsmInputError(f"{args.input}: the JSON form is read for bls12_377 only here; use a data-set "
+                                     "directory (gen --curve) for other curves")
+    return msm_data.load_any(args.input, curve=args.adder.curve)
 
 
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m reference_model.msm", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
 
+    def curve(p):
+        p.add_argument("--curve", choices=tuple(ADDERS), default="bls12_377",
+                       help="the curve of the points and scalars (default bls12_377)")
+
     def common(p, need_input=True):
         if need_input:
             p.add_argument("--input", required=True, help="JSON file or data-set directory")
-        p.add_argument("--windows", help=f"window widths, e.g. 13x13,12x7 (default {msm.DEFAULT_LAYOUT})")
+        curve(p)
+        p.add_argument("--windows", help="window widths, e.g. 13x13,12x7 (default: twenty windows of 13, then 12 "
+                                         "bits, over the curve's scalar bits: 13x13,12x7 on bls12_377)")
         p.add_argument("--assume-g1", action="store_true",
                        help="skip the subgroup test (points outside G1 are then not routed to the host path)")
 
@@ -58,6 +75,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", required=True)
     p.add_argument("--trivial", action="store_true")
+    curve(p)
     p.add_argument("--json", help="also write the input in the JSON form to this file")
     p = sub.add_parser("streams", help="write the hardware's input streams and expected bucket read-out")
     common(p)
@@ -71,11 +89,12 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _run(args) -> str:
-    layout = _layout(args.windows)
-    points, scalars = msm_data.load_any(args.input)
+    layout = _layout(args.windows, args.adder)
+    points, scalars = _input(args)
     if args.method == "double-and-add":
-        return msm.format_result(msm.msm_double_and_add(points, scalars))
-    return msm.format_result(msm.msm_pippenger(points, scalars, layout, check_subgroup=not args.assume_g1))
+        return msm.format_result(msm.msm_double_and_add(points, scalars, args.adder.curve))
+    return msm.format_result(msm.msm_pippenger(points, scalars, layout, check_subgroup=not args.assume_g1,
+                                               adder=args.adder))
 
 
 def _gen(args) -> str:
@@ -83,45 +102,49 @@ def _gen(args) -> str:
         raise msm_data.MsmInputError(f"--npow {args.npow}: use 0 .. 30")
     if not 0 <= args.seed < 1 << 64:
         raise msm_data.MsmInputError(f"--seed {args.seed}: use 0 .. 2^64-1")
-    points, scalars = msm_data.generate(args.npow, args.seed, args.trivial)
-    msm_data.save(args.out, points, scalars)
+    points, scalars = msm_data.generate(args.npow, args.seed, args.trivial, curve=args.adder.curve)
+    msm_data.save(args.out, points, scalars, args.adder.curve)
+    if args.json and args.curve != "bls12_377":
+        raise msm_data.MsmInputError("--json: the JSON form is written for bls12_377 only here")
     if args.json:
         Path(args.json).write_text(json.dumps(msm_data.to_json(points, scalars), indent=1) + "\n")
     return f"wrote {len(points)} points and scalars to {args.out}"
 
 
 def _streams(args) -> str:
-    layout = _layout(args.windows)
-    points, scalars = msm_data.load_any(args.input)
-    pre = msm.precompute_points(points, check_subgroup=not args.assume_g1)
-    buckets = msm.accumulate_buckets(layout, pre.records, scalars)
-    result = msm.postprocess(layout, buckets, points, scalars, pre.exceptions)
+    layout, adder = _layout(args.windows, args.adder), args.adder
+    points, scalars = _input(args)
+    pre = msm.precompute_points(points, check_subgroup=not args.assume_g1, adder=adder)
+    buckets = msm.accumulate_buckets(layout, pre.records, scalars, adder)
+    result = msm.postprocess(layout, buckets, points, scalars, pre.exceptions, adder=adder)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "scalars.bin").write_bytes(msm_formats.scalar_stream(scalars))
-    (out / "points.bin").write_bytes(msm_formats.pack_point_records(pre.records))
-    (out / "buckets.bin").write_bytes(msm_formats.pack_bucket_records(layout, buckets))
+    (out / "points.bin").write_bytes(msm_formats.pack_point_records(pre.records, adder))
+    (out / "buckets.bin").write_bytes(msm_formats.pack_bucket_records(layout, buckets, adder=adder))
     (out / "exceptions.txt").write_text("".join(f"{i}\n" for i in pre.exceptions))
     (out / "result.txt").write_text(msm.format_result(result) + "\n")
     return msm.format_result(result)
 
 
 def _post(args) -> str:
-    layout = dataclasses.replace(_layout(args.windows), partials=args.partials)
-    points, scalars = msm_data.load_any(args.input)
-    pre = msm.precompute_points(points, check_subgroup=not args.assume_g1)
+    adder = args.adder
+    layout = dataclasses.replace(_layout(args.windows, adder), partials=args.partials)
+    points, scalars = _input(args)
+    pre = msm.precompute_points(points, check_subgroup=not args.assume_g1, adder=adder)
     try:
         data = Path(args.buckets).read_bytes()
-        buckets = msm_formats.unpack_bucket_records(layout, data, FQ.p)
+        buckets = msm_formats.unpack_bucket_records(layout, data, adder.curve.p, adder)
     except OSError as e:
         raise msm_data.MsmInputError(f"{args.buckets}: {e.strerror}") from None
     except msm_formats.FormatError as e:
         raise msm_data.MsmInputError(f"{args.buckets}: {e}") from None
-    return msm.format_result(msm.postprocess(layout, buckets, points, scalars, pre.exceptions))
+    return msm.format_result(msm.postprocess(layout, buckets, points, scalars, pre.exceptions, adder=adder))
 
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
+    args.adder = adder_of(args.curve)
     try:
         print({"run": _run, "gen": _gen, "streams": _streams, "post": _post}[args.cmd](args))
     except msm_data.MsmInputError as e:

@@ -19,7 +19,7 @@ import random
 from pathlib import Path
 
 from . import host_lib
-from .curves import FQ, FR, G1
+from .curves import FR, G1
 from .curves.weierstrass import fixed_base_mul_many, fixed_base_table
 from .msm_formats import FormatError, deserialize_points, deserialize_scalars, serialize_points, serialize_scalars
 
@@ -51,36 +51,36 @@ def generate(npow: int, seed: int, trivial: bool = False, curve=G1):
     return fixed_base_mul_many(curve, _TABLES[curve.name], ks), [draw(seed, b"scalar", i, r) for i in range(n)]
 
 
-def save(directory, points, scalars) -> None:
+def save(directory, points, scalars, curve=G1) -> None:
     d = Path(directory)
     d.mkdir(parents=True, exist_ok=True)
-    (d / "points").write_bytes(serialize_points(points, FQ.p))
+    (d / "points").write_bytes(serialize_points(points, curve))
     (d / "scalars").write_bytes(serialize_scalars(scalars))
 
 
-def load(directory, check_subgroup: bool = False):
-    """(points, scalars) from a data-set directory, validated like the JSON form."""
+def load(directory, check_subgroup: bool = False, curve=G1):
+    """(points, scalars) of `curve` from a data-set directory, validated like the JSON form."""
     d = Path(directory)
     try:
-        points = deserialize_points((d / "points").read_bytes(), FQ.p)
+        points = deserialize_points((d / "points").read_bytes(), curve)
         scalars = deserialize_scalars((d / "scalars").read_bytes())
     except (OSError, FormatError) as e:
         raise MsmInputError(f"{d}: {e}") from None
-    validate(points, scalars, check_subgroup)
+    validate(points, scalars, check_subgroup, curve)
     return points, scalars
 
 
-def validate(points, scalars, check_subgroup: bool = False) -> None:
+def validate(points, scalars, check_subgroup: bool = False, curve=G1) -> None:
     if len(points) != len(scalars):
         raise MsmInputError(f"{len(points)} points but {len(scalars)} scalars")
     for i, P in enumerate(points):
-        if not G1.is_on_curve(P):
-            raise MsmInputError(f"points[{i}]: (0x{P[0]:x}, 0x{P[1]:x}) is not on the curve y^2 = x^3 + 1")
-        if check_subgroup and not G1.in_subgroup(P):
+        if not curve.is_on_curve(P):
+            raise MsmInputError(f"points[{i}]: (0x{P[0]:x}, 0x{P[1]:x}) is not on the curve y^2 = x^3 + {curve.b}")
+        if check_subgroup and not curve.in_subgroup(P):
             raise MsmInputError(f"points[{i}]: (0x{P[0]:x}, 0x{P[1]:x}) is not in the G1 subgroup")
     for i, s in enumerate(scalars):
-        if not 0 <= s < FR.p:
-            raise MsmInputError(f"scalars[{i}]: 0x{s:x} is not below r = 0x{FR.p:x}")
+        if not 0 <= s < curve.order:
+            raise MsmInputError(f"scalars[{i}]: 0x{s:x} is not below r = 0x{curve.order:x}")
 
 
 def from_json(doc) -> tuple[list, list]:
@@ -115,9 +115,13 @@ def to_json(points, scalars) -> dict:
     }
 
 
-def load_any(path, check_subgroup: bool = False):
-    """A JSON file or a data-set directory."""
-    return load(path, check_subgroup) if Path(path).is_dir() else load_json(path, check_subgroup)
+def load_any(path, check_subgroup: bool = False, curve=G1):
+    """A JSON file (BLS12-377's) or a data-set directory of `curve`."""
+    if Path(path).is_dir():
+        return load(path, check_subgroup, curve)
+    if curve is not G1:
+        raise MsmInputError(f"{path}: the JSON form is read for BLS12-377 only; a data-set directory for {curve.name}")
+    return load_json(path, check_subgroup)
 
 
 SCALAR_SETS = ("random", "equal", "zero", "max", "alternating", "hammer", "sparse", "half_ones", "below16")

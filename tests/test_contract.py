@@ -91,10 +91,6 @@ KNOWN_ANSWER_FILES = {"sw/lib/zk_contract_kat.h", "sw/lib/zk_contract_kat.rs"}
 # A legitimate bare number: (file, the exact text of its line, stripped) -> why.  Keep it short: a number that
 # comes from the contract is read from the generated module instead.
 ALLOWED = {
-    ("sw/host-msm/include/zkmsm.h", "#define ZKMSM_RECORD_BYTES 192"):
-        "the public C API's own constant; zk_msm.c static-asserts it against ZK_MSM_RECORD_*_BYTES",
-    ("sw/host-msm/include/zkmsm.h", "*   record   192 bytes (three 512-bit beats): ZKMSM_RECORD_BYTES, a point "
-                                    "record or a bucket record"): "the public header's documentation of that constant",
     ("reference_model/poseidon/cli.py", "edges += [p, p + 1, 2**255, 2**256 - 1]"):
         "edge values of the 256-bit range check, not a bit position",
     ("tests/test_model_poseidon.py", "rows = [[P, 5], [P + 5, 2**256 - 1], [2**255, 0]]"):
@@ -110,21 +106,35 @@ ALLOWED = {
 }
 
 
+def record_widths(name: str, r) -> set[int]:
+    """the field widths n a record serves in this project: for the MSM records every curve's, for the others their
+    widest (max_n)"""
+    from reference_model.curves import ADDERS
+    return {a.field.n for a in ADDERS.values()} if name.startswith("MSM_RECORD") else {r.max_n}
+
+
 def record_positions() -> tuple[set[int], set[int]]:
-    """The bit positions and sizes of every record at its widest field (n = max_n): (numbers searched anywhere,
-    numbers searched as bit positions only: below 256, or a field width n itself, which is configuration)."""
+    """The bit positions and sizes of every record at each field width it serves (record_widths): (numbers searched
+    anywhere, numbers searched as bit positions only: those below 256).  A field width n itself is configuration
+    (a curve's, a hash's), not the contract's, and is not searched unless a position is that number for every n
+    (the Poseidon flag at 255)."""
     records = {k: v for k, v in vars(C).items() if isinstance(v, C.Record)}
-    values, widths = set(), {r.max_n for r in records.values()}
+    ns = {k: record_widths(k, r) for k, r in records.items()}
+    values, widths = set(), set().union(*ns.values())
     for name, f in vars(C).items():
         if isinstance(f, C.RecordField):
-            r = records[max((k for k in records if name.startswith(k + "_")), key=len)]
-            values |= {f.at(r.max_n).lsb, f.at(r.max_n).end}
-    for r in records.values():
-        values |= {r.bits, r.bytes}
-    tag = C.MSM_RECORD_BUCKET_TAG.at(C.MSM_RECORD_BUCKET.max_n)
-    values |= {tag.lsb + f.lsb for f in (C.MSM_RECORD_TAG_WINDOW, C.MSM_RECORD_TAG_BUCKET)}
+            r = max((k for k in records if name.startswith(k + "_")), key=len)
+            values |= {x for n in ns[r] for x in (f.at(n).lsb, f.at(n).end)}
+    for k, r in records.items():
+        values |= {x for n in ns[k] for x in (r.bits(n), r.bytes(n))}
+    for n in ns["MSM_RECORD_BUCKET"]:
+        tag = C.MSM_RECORD_BUCKET_TAG.at(n)
+        values |= {tag.lsb + f.lsb for f in (C.MSM_RECORD_TAG_WINDOW, C.MSM_RECORD_TAG_BUCKET)}
     values = {v for v in values if v >= 100 and v & (v - 1)}  # powers of two: too common to tell
-    bit_only = {v for v in values if v < 256 or v in widths}
+    fixed = {x for f in vars(C).values() if isinstance(f, C.RecordField) and not (f.lsb_k or f.width_k)
+             for x in (f.lsb_c, f.lsb_c + f.width_c)}                  # positions that do not depend on n
+    values -= widths - fixed
+    bit_only = {v for v in values if v < 256}
     return values - bit_only, bit_only
 
 
@@ -179,15 +189,18 @@ def known_answers(c) -> None:
     """The stream layouts reference_model/msm_formats.md and PoseidonAxis's documentation state (n = 377 for BLS12-377,
     255 for BLS12-381 Fr), against a contract module `c`; the same answers as sw/lib/zk_contract_kat.{h,rs}."""
     pairs = lambda fields, n: [tuple(f.at(n)) for f in fields]  # noqa: E731
-    assert (c.MSM_RECORD_POINT.beats, c.MSM_RECORD_POINT.beat_bytes, c.MSM_RECORD_POINT.bytes) == (3, 64, 192)
-    assert (c.MSM_RECORD_BUCKET.bytes, c.MSM_RECORD_SCALARS.bytes) == (192, 64)
+    assert (c.MSM_RECORD_POINT.beats(377), c.MSM_RECORD_POINT.beat_bytes, c.MSM_RECORD_POINT.bytes(377)) == (3, 64, 192)
+    assert (c.MSM_RECORD_BUCKET.bytes(377), c.MSM_RECORD_SCALARS.bytes()) == (192, 64)
+    # BN254 (n = 254): 2-beat points, 3-beat buckets; BLS12-381 (n = 381): 3-beat points, 4-beat buckets
+    assert [(c.MSM_RECORD_POINT.bytes(n), c.MSM_RECORD_BUCKET.bytes(n)) for n in (254, 381)] == [(128, 192), (192, 256)]
+    assert (c.MSM_CURVE_BLS12_377, c.MSM_CURVE_BN254, c.MSM_CURVE_BLS12_381) == (0, 1, 2)
     assert pairs([c.MSM_RECORD_SCALARS_FIRST, c.MSM_RECORD_SCALARS_SECOND], 0) == [(0, 256), (256, 256)]
     assert pairs([c.MSM_RECORD_POINT_QM, c.MSM_RECORD_POINT_QP, c.MSM_RECORD_POINT_QT], 377) == \
         [(0, 377), (377, 377), (754, 377)]
     assert pairs([c.MSM_RECORD_BUCKET_U, c.MSM_RECORD_BUCKET_V, c.MSM_RECORD_BUCKET_W, c.MSM_RECORD_BUCKET_T,
                   c.MSM_RECORD_BUCKET_TAG], 377) == [(0, 377), (377, 377), (754, 377), (1131, 377), (1508, 28)]
     assert (tuple(c.MSM_RECORD_TAG_WINDOW), tuple(c.MSM_RECORD_TAG_BUCKET)) == ((0, 7), (7, 21))
-    assert c.POSEIDON_FRAME_BEAT.bytes == 32
+    assert c.POSEIDON_FRAME_BEAT.bytes() == 32
     assert pairs([c.POSEIDON_FRAME_BEAT_ELEMENT, c.POSEIDON_FRAME_BEAT_LAST], 255) == [(0, 255), (255, 1)]
     assert pairs([c.POSEIDON_FRAME_IN_USER_ARITY, c.POSEIDON_FRAME_OUT_USER_ERROR], 0) == [(0, 8), (0, 3)]
 
@@ -203,6 +216,11 @@ MUTATIONS = {
         "MSM_RECORD_BUCKET_TAG: RecordField = RecordField { lsb_k: 4, lsb_c: 0, width_k: 0, width_c: 28 }",
         "MSM_RECORD_BUCKET_TAG: RecordField = RecordField { lsb_k: 4, lsb_c: 0, width_k: 0, width_c: 27 }",
         "MSM_RECORD_BUCKET_TAG = RecordField(4, 0, 0, 28)", "MSM_RECORD_BUCKET_TAG = RecordField(4, 0, 0, 27)"),
+    "bucket record content without the tag": (
+        "#define ZK_MSM_RECORD_BUCKET_CONTENT(n) (4u * (n) + 28u)", "#define ZK_MSM_RECORD_BUCKET_CONTENT(n) (4u * (n) + 0u)",
+        "MSM_RECORD_BUCKET: Record = Record { content_k: 4, content_c: 28,",
+        "MSM_RECORD_BUCKET: Record = Record { content_k: 4, content_c: 0,",
+        "MSM_RECORD_BUCKET = Record(4, 28, 512, 384)", "MSM_RECORD_BUCKET = Record(4, 0, 512, 384)"),
     "poseidon last flag at 254": (
         "#define ZK_POSEIDON_FRAME_BEAT_LAST_LSB 255u", "#define ZK_POSEIDON_FRAME_BEAT_LAST_LSB 254u",
         "POSEIDON_FRAME_BEAT_LAST: RecordField = RecordField { lsb_k: 0, lsb_c: 255,",
@@ -277,7 +295,7 @@ def test_c_accessors_pack_as_python(tmp_path):
                    for f, x in zip(fields, values))
     (tmp_path / "acc.c").write_text(
         '#include <stdio.h>\n#include "zk_contract.h"\nint main(void) {\n'
-        f"    uint8_t rec[ZK_MSM_RECORD_BUCKET_BYTES] = {{0}}, beat[ZK_POSEIDON_FRAME_BEAT_BYTES] = {{0}};\n{puts}"
+        f"    uint8_t rec[ZK_MSM_RECORD_BUCKET_BYTES({n}u)] = {{0}}, beat[ZK_POSEIDON_FRAME_BEAT_BYTES] = {{0}};\n{puts}"
         f"    {{ const uint64_t t[1] = {{{tag}u}}; zk_msm_record_bucket_tag_put(rec, {n}u, t); }}\n"
         "    { const uint64_t one[1] = {1}; zk_poseidon_frame_beat_last_put(beat, one); }\n"
         "    uint64_t back[6];\n    zk_msm_record_bucket_w_get(rec, " + str(n) + "u, back);\n"
@@ -291,6 +309,6 @@ def test_c_accessors_pack_as_python(tmp_path):
     rec, beat, w = subprocess.run([str(tmp_path / "acc")], capture_output=True, text=True, check=True).stdout.split()
     record = sum(getattr(C, f"MSM_RECORD_BUCKET_{f.upper()}").at(n).put(x) for f, x in zip(fields, values))
     record |= C.MSM_RECORD_BUCKET_TAG.at(n).put(tag)
-    assert bytes.fromhex(rec) == record.to_bytes(C.MSM_RECORD_BUCKET.bytes, "little")
-    assert bytes.fromhex(beat) == C.POSEIDON_FRAME_BEAT_LAST.at().put(1).to_bytes(C.POSEIDON_FRAME_BEAT.bytes, "little")
+    assert bytes.fromhex(rec) == record.to_bytes(C.MSM_RECORD_BUCKET.bytes(n), "little")
+    assert bytes.fromhex(beat) == C.POSEIDON_FRAME_BEAT_LAST.at().put(1).to_bytes(C.POSEIDON_FRAME_BEAT.bytes(), "little")
     assert int(w, 16) == values[2]

@@ -179,7 +179,7 @@ def test_bucket_records_roundtrip_and_errors():
     scalars = [rng.randrange(R) for _ in range(5)]
     buckets = msm.accumulate_buckets(L, msm.precompute_points(points).records, scalars)
     data = msm_formats.pack_bucket_records(L, buckets)
-    rb = msm_formats.RECORD_BYTES
+    rb = msm_formats.records_of().bucket_bytes
     assert len(data) == L.total_buckets * rb
     assert msm_formats.unpack_bucket_records(L, data, FQ.p) == buckets
     # the record layout, bit by bit, as the contract declares it (MsmRecord): U V W T, then the tag (window, bucket)
@@ -216,7 +216,7 @@ def test_partial_bucket_records_merge_and_errors():
     parts = [(j, k, S) for j, w in enumerate(tail) for k, S in enumerate(w, start=1) if S != msm.HW.IDENTITY_S]
     assert 1 <= len(parts) <= 2
     data = msm_formats.pack_bucket_records(LP, head, parts)
-    rb, first, n = msm_formats.RECORD_BYTES, L.total_buckets, FQ.p.bit_length()
+    rb, first, n = msm_formats.records_of().bucket_bytes, L.total_buckets, FQ.p.bit_length()
     assert len(data) == LP.total_records * rb
     got = msm_formats.unpack_bucket_records(LP, data, FQ.p)
     assert msm.same_buckets(got, whole) and not msm.same_buckets(head, whole)
@@ -243,8 +243,8 @@ def test_stream_words():
     assert msm_formats.unpack_scalars(stream[:96]) == scalars
     pre = msm.precompute_points([rand_g1(rng), None])
     data = msm_formats.pack_point_records(pre.records)
-    assert len(data) == 2 * msm_formats.RECORD_BYTES and msm_formats.unpack_point_records(data, FQ.p) == pre.records
-    with pytest.raises(msm_formats.FormatError, match=f"point record 1: bits above {msm_formats.POINT_END}"):
+    assert len(data) == 2 * msm_formats.records_of().point_bytes and msm_formats.unpack_point_records(data, FQ.p) == pre.records
+    with pytest.raises(msm_formats.FormatError, match=f"point record 1: bits above {msm_formats.records_of().point_end}"):
         msm_formats.unpack_point_records(data[:-1] + b"\x01", FQ.p)
 
 
@@ -301,8 +301,8 @@ def test_cli_streams_and_post(tmp_path):
     assert out.returncode == 0, out.stderr
     s = tmp_path / "s"
     assert (s / "exceptions.txt").read_text() == "4\n"
-    rb = msm_formats.RECORD_BYTES
-    assert (s / "scalars.bin").stat().st_size == 3 * C.MSM_RECORD_SCALARS.bytes and (s / "points.bin").stat().st_size == 5 * rb
+    rb = msm_formats.records_of().point_bytes
+    assert (s / "scalars.bin").stat().st_size == 3 * C.MSM_RECORD_SCALARS.bytes() and (s / "points.bin").stat().st_size == 5 * rb
     want = msm.format_result(msm.msm_double_and_add(points, scalars))
     assert (s / "result.txt").read_text().strip() == want == out.stdout.strip()
     post = cli("post", "--input", f, "--buckets", s / "buckets.bin", "--windows", "9x28,1")
@@ -424,3 +424,37 @@ def test_weierstrass_points_outside_the_subgroup(name):
     want = msm.msm_double_and_add(points, scalars, C)
     assert msm.msm_pippenger(points, scalars, layout, adder=A) == want
     assert msm.msm_pippenger(points, scalars, layout, check_subgroup=False, adder=A) == want
+
+
+@pytest.mark.parametrize("curve", ["bn254", "bls12_381"])
+def test_cli_other_curves(tmp_path, curve):
+    """The model CLI on --curve: gen writes the curve's data set, run (Pippenger on the curve's default layout and
+    double-and-add) equals py_ecc's MSM, streams writes the curve's records (2-beat BN254 points, 4-beat BLS12-381
+    buckets) and post reads its buckets back to the same result; the JSON form is refused off BLS12-377."""
+    from py_ecc import optimized_bls12_381, optimized_bn128
+    E = optimized_bn128 if curve == "bn254" else optimized_bls12_381
+    from reference_model.curves import adder_of
+    adder = adder_of(curve)
+    ds = tmp_path / "ds"
+    assert cli("gen", "--curve", curve, "--npow", 3, "--seed", 7, "--out", ds).returncode == 0
+    points, scalars = msm_data.load(ds, True, adder.curve)
+    assert (points, scalars) == msm_data.generate(3, 7, curve=adder.curve)
+    acc = E.Z1
+    for P, s in zip(points, scalars):
+        acc = E.add(acc, E.multiply((E.FQ(P[0]), E.FQ(P[1]), E.FQ.one()), s))
+    want = "0x%096x 0x%096x" % tuple(int(c.n) for c in E.normalize(acc))
+    for method in ("pippenger", "double-and-add"):
+        out = cli("run", "--curve", curve, "--input", ds, "--method", method)
+        assert out.returncode == 0 and out.stdout.strip() == want, out.stderr
+    windows = ",".join(["8"] * 32)
+    out = cli("streams", "--curve", curve, "--input", ds, "--out", tmp_path / "s", "--windows", windows)
+    assert out.returncode == 0 and out.stdout.strip() == want, out.stderr
+    R = msm_formats.records_of(adder)
+    assert (tmp_path / "s" / "points.bin").stat().st_size == 8 * R.point_bytes
+    L = msm.WindowLayout(msm.WindowLayout.parse(windows).widths, order=adder.curve.order)
+    assert (tmp_path / "s" / "buckets.bin").stat().st_size == L.total_buckets * R.bucket_bytes
+    post = cli("post", "--curve", curve, "--input", ds, "--buckets", tmp_path / "s" / "buckets.bin", "--windows", windows)
+    assert post.returncode == 0 and post.stdout.strip() == want, post.stderr
+    (tmp_path / "in.json").write_text(json.dumps(msm_data.to_json(points[:1], scalars[:1])))
+    bad = cli("run", "--curve", curve, "--input", tmp_path / "in.json")
+    assert bad.returncode == 1 and "JSON form is read for bls12_377 only" in bad.stderr, bad.stderr

@@ -16,19 +16,20 @@ from reference_model import msm_data
 # engine, by the long tier (test_msm_axis_real_long)
 SMALL = "MsmAxis_small_model"
 SMALL2 = "MsmAxis_small2_model"   # the same layout on two adders (windows 0, 2 and 1, 3)
-# BN254 G1 on the XYZZ adder, the same layouts
+# BN254 G1 on the XYZZ adder, the same layouts; BLS12-381 G1 (four-beat bucket records) on the small one
 BN254 = ("MsmAxis_bn254_small_model", "MsmAxis_bn254_small2_model")
+BLS12_381 = "MsmAxis_bls12_381_small_model"
 TOPS = pytest.mark.parametrize("top", [pytest.param(t, marks=pytest.mark.xdist_group(t))
-                                       for t in (SMALL, SMALL2) + BN254])
+                                       for t in (SMALL, SMALL2) + BN254 + (BLS12_381,)])
 
 
 def check_with_arkworks(results, tmp_path, top=SMALL):
     """Every post-processed RTL result against arkworks' own MSM (sw/host-msm `msm`) of the same input; on BN254
-    (not in the host library yet) against py_ecc's."""
+    and BLS12-381 against py_ecc's (bn128, bls12_381)."""
     lines = results.read_text().splitlines()
     assert lines, "the testbench reported no post-processed job"
-    if "bn254" in top:
-        return check_with_py_ecc(lines)
+    if "bn254" in top or "bls12_381" in top:
+        return check_with_py_ecc(lines, "bls12_381" if "bls12_381" in top else "bn254")
     host = build_host()
     for i, line in enumerate(lines):
         job = json.loads(line)
@@ -39,8 +40,11 @@ def check_with_arkworks(results, tmp_path, top=SMALL):
         assert ark.stdout.strip() == job["result"], f"job {i}: RTL + post-processing differs from arkworks"
 
 
-def check_with_py_ecc(lines):
-    from py_ecc import optimized_bn128 as E
+def check_with_py_ecc(lines, curve: str):
+    if curve == "bn254":
+        from py_ecc import optimized_bn128 as E
+    else:
+        from py_ecc import optimized_bls12_381 as E
     for i, line in enumerate(lines):
         job = json.loads(line)
         acc = E.Z1
@@ -64,16 +68,23 @@ def test_msm_axis_bad_input(top):
     simrun.run(top, "zkspinal.tb.msm_axis_tb", "verilator", testcase="msm_bad_input")
 
 
-def test_msm_axis_resident(tmp_path):
+# tops with a point store: BLS12-377 (21 records of three beats to a 4 KiB page), BN254 (32 of two beats)
+STORES = pytest.mark.parametrize("top", [pytest.param(t, marks=pytest.mark.xdist_group(t))
+                                         for t in (SMALL2, BN254[1])])
+
+
+@STORES
+def test_msm_axis_resident(tmp_path, top):
     """Resident points (the point store on two cocotbext-axi RAMs): a load, then jobs that stream only scalars."""
     results = tmp_path / "results.jsonl"
-    simrun.run(SMALL2, "zkspinal.tb.msm_axis_tb", "verilator", testcase="msm_resident",
+    simrun.run(top, "zkspinal.tb.msm_axis_tb", "verilator", testcase="msm_resident",
                extra_env={"ZK_N": "24", "ZK_MSM_RESULTS": str(results)})
-    check_with_arkworks(results, tmp_path)
+    check_with_arkworks(results, tmp_path, top)
 
 
-def test_msm_axis_resident_bad_input():
-    simrun.run(SMALL2, "zkspinal.tb.msm_axis_tb", "verilator", testcase="msm_resident_bad_input")
+@STORES
+def test_msm_axis_resident_bad_input(top):
+    simrun.run(top, "zkspinal.tb.msm_axis_tb", "verilator", testcase="msm_resident_bad_input")
 
 
 @pytest.mark.long

@@ -66,7 +66,7 @@ def edge_set(rng):
 def test_constants_match_model(host):
     lines = dict(line.split() for line in run(host, "consts").stdout.splitlines())
     assert int(lines["s"], 16) == TE.s and int(lines["c"], 16) == TE.c and int(lines["d"], 16) == TE.d
-    assert int(lines["identity_record"], 16).to_bytes(msm_formats.RECORD_BYTES, "big")[::-1] == \
+    assert int(lines["identity_record"], 16).to_bytes(msm_formats.records_of().point_bytes, "big")[::-1] == \
         msm_formats.pack_point_records([HW.IDENTITY_Q])
 
 
@@ -199,12 +199,12 @@ def test_bad_inputs_are_named(host, tmp_path):
     assert "count 4 needs" in _error(host, "precompute", "--dir", trunc, "--out", tmp_path / "x")
 
     data = (tmp_path / "b.bin").read_bytes()
-    rb = msm_formats.RECORD_BYTES
+    rb = msm_formats.records_of().bucket_bytes
     cases = {
         "short": (data[:-rb], "bucket data is"),
         "swapped": (data[:rb] + data[2 * rb:3 * rb] + data[rb:2 * rb] + data[3 * rb:],
                     "bucket record 1: tag says window 0 bucket 3, expected window 0 bucket 2"),
-        "big": (data[:5 * rb] + (int.from_bytes(data[5 * rb:6 * rb], "little") | msm_formats.BUCKET_FIELDS[0].mask).to_bytes(rb, "little")
+        "big": (data[:5 * rb] + (int.from_bytes(data[5 * rb:6 * rb], "little") | msm_formats.records_of().bucket_fields[0].mask).to_bytes(rb, "little")
                 + data[6 * rb:], "bucket record 5 (window 0 bucket 6): a coordinate is >= p"),
     }
     for name, (blob, msg) in cases.items():

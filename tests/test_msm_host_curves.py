@@ -4,7 +4,6 @@ model's post-processing and arkworks'; points off the curve or (BLS12-381) off t
 from __future__ import annotations
 
 import random
-import struct
 import subprocess
 from pathlib import Path
 
@@ -34,26 +33,9 @@ def fq_bytes(G) -> int:
     return (G.p.bit_length() + 7) // 8
 
 
-def encode(G, P) -> bytes:
-    """arkworks' uncompressed G1Affine: BN254 x, y little-endian, flags in the top bits of y's last byte (7:
-    y > -y, 6: infinity); BLS12-381 zcash style: x, y big-endian, flags in x's first byte (7: compressed, 6:
-    infinity, 5: y > -y, only when compressed)"""
-    n = fq_bytes(G)
-    if G.name.startswith("bls12_381"):
-        if P is None:
-            return bytes([0x40]) + bytes(2 * n - 1)
-        return P[0].to_bytes(n, "big") + P[1].to_bytes(n, "big")
-    if P is None:
-        return bytes(2 * n - 1) + bytes([0x40])
-    flag = 0x80 if P[1] > G.p - P[1] else 0
-    y = P[1].to_bytes(n, "little")
-    return P[0].to_bytes(n, "little") + y[:-1] + bytes([y[-1] | flag])
-
-
 def save(G, d: Path, points, scalars):
-    d.mkdir(parents=True, exist_ok=True)
-    (d / "points").write_bytes(struct.pack("<Q", len(points)) + b"".join(encode(G, P) for P in points))
-    (d / "scalars").write_bytes(msm_formats.serialize_scalars(scalars))
+    """the data set in arkworks' encoding of G's points (msm_formats: zcash style on BLS12-381)"""
+    msm_data.save(d, points, scalars, G)
 
 
 def fmt(G, P) -> str:
@@ -66,7 +48,7 @@ def test_gen_matches_model(host, tmp_path, curve):
     G = CURVES[curve]
     run(host, "gen", "--curve", curve, "--npow", 4, "--seed", 99, "--out", tmp_path)
     points, scalars = msm_data.generate(4, 99, curve=G)
-    assert (tmp_path / "points").read_bytes() == struct.pack("<Q", 16) + b"".join(encode(G, P) for P in points)
+    assert (tmp_path / "points").read_bytes() == msm_formats.serialize_points(points, G)   # arkworks' encoding
     assert (tmp_path / "scalars").read_bytes() == msm_formats.serialize_scalars(scalars)
 
 

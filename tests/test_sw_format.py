@@ -29,7 +29,7 @@ def conv(request):
 
 def word(v: int, last: bool) -> str:
     flag = C.POSEIDON_FRAME_BEAT_LAST.at().put(1) if last else 0   # the in-band end of a preimage
-    return (v | flag).to_bytes(C.POSEIDON_FRAME_BEAT.bytes, "little").hex()
+    return (v | flag).to_bytes(C.POSEIDON_FRAME_BEAT.bytes(), "little").hex()
 
 
 def token(rng, v: int) -> str:

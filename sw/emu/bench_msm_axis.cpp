@@ -14,7 +14,11 @@
 // read address, each beat held back with probability --mem-stall percent (default 10).
 //
 // SCALARS.bin / POINTS.bin are the stream payloads of reference_model/msm_formats.py (MsmRecord's beats; tlast on the
-// last beat); OUT.json gets the AXI4-Lite counters.  SAMPLE_CYCLES > 0: while the job runs, the harness also reads
+// last beat); OUT.json gets the AXI4-Lite counters and the record sizes ("point_bytes", "bucket_bytes", "records":
+// the bucket records read out).  The record sizes are the top's curve's (MsmRecord at its field width n: BLS12-377
+// three-beat point and bucket records, BN254 two and three, BLS12-381 three and four): zkemu.card.build_harness
+// passes n and the manifest's "records" of the top as ZK_TOP_* macros, checked against the contract here.  A point
+// file that is not whole records, or a read-out that is not whole bucket records, is an error (exit 2 / 1).  SAMPLE_CYCLES > 0: while the job runs, the harness also reads
 // BUSY (low word), STALLS, CONSUMED, PHASE and each adder's BUSY (low word) over AXI4-Lite every SAMPLE_CYCLES cycles, on the register port only
 // (the streams keep their own schedule), and writes the series into OUT.json ("samples": cycle of each sample
 // counted from the start write, then one list per register).  TRACE.fst: an FST trace when the glue was built with
@@ -40,6 +44,17 @@
 // bytes of a beat of the three streams (MsmRecord: scalar beats, point and bucket records share it)
 static constexpr size_t BEAT = ZK_MSM_RECORD_POINT_BEAT_BYTES;
 static_assert(BEAT == ZK_MSM_RECORD_SCALARS_BYTES && BEAT == ZK_MSM_RECORD_BUCKET_BEAT_BYTES, "one beat width");
+
+// the top's records (build_harness: the manifest's field width n and "records" of the top)
+#if !defined(ZK_TOP_N) || !defined(ZK_TOP_POINT_BYTES) || !defined(ZK_TOP_BUCKET_BYTES) || !defined(ZK_TOP_SCALAR_BEAT_BYTES)
+#error "build through zkemu.card.build_harness: the top's n and record sizes (manifest \"n\", \"records\") as ZK_TOP_*"
+#endif
+static constexpr size_t POINT_BYTES = ZK_MSM_RECORD_POINT_BYTES(ZK_TOP_N);
+static constexpr size_t BUCKET_BYTES = ZK_MSM_RECORD_BUCKET_BYTES(ZK_TOP_N);
+static_assert(ZK_TOP_N <= ZK_MSM_RECORD_POINT_MAX_N && ZK_TOP_N <= ZK_MSM_RECORD_BUCKET_MAX_N, "the records serve n");
+static_assert(POINT_BYTES == ZK_TOP_POINT_BYTES && BUCKET_BYTES == ZK_TOP_BUCKET_BYTES &&
+              ZK_TOP_SCALAR_BEAT_BYTES == ZK_MSM_RECORD_SCALARS_BYTES, "the manifest's records are the contract's at n");
+static_assert(POINT_BYTES % BEAT == 0 && BUCKET_BYTES % BEAT == 0, "whole beats");
 
 static Model *dut;
 static const Port *clk;
@@ -226,7 +241,11 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (argc > 9 && !dut->trace(argv[9])) std::fprintf(stderr, "%s: built without FST tracing (WAVES=1)\n", argv[0]);
-  if (sc.size() % BEAT || pt.size() % BEAT) { std::fprintf(stderr, "stream files must be whole beats\n"); return 2; }
+  if (sc.size() % BEAT || pt.size() % POINT_BYTES) {
+    std::fprintf(stderr, "stream files must be whole beats (scalars) and whole %zu-byte records (points, n = %u)\n",
+                 POINT_BYTES, (unsigned)ZK_TOP_N);
+    return 2;
+  }
   size_t sBeats = sc.size() / BEAT, pBeats = pt.size() / BEAT;
   clk->set(0); rstn->set(0);
   scalars->valid->set(0); points->valid->set(0); buckets->ready->set(0);
@@ -337,10 +356,16 @@ int main(int argc, char **argv) {
   for (auto &m : mems) memBeats += m.beats_read;
   std::fprintf(f, ", \"resident\": %s, \"load_cycles\": %llu, \"memory_channels\": %zu, \"memory_beats_read\": %llu",
                resident ? "true" : "false", (unsigned long long)loadCycles, mems.size(), (unsigned long long)memBeats);
+  std::fprintf(f, ", \"n\": %u, \"point_bytes\": %zu, \"bucket_bytes\": %zu, \"records\": %zu", (unsigned)ZK_TOP_N,
+               POINT_BYTES, BUCKET_BYTES, out.size() / BUCKET_BYTES);
   if (sampler.every) sampler.json(f);
   std::fprintf(f, "}\n");
   std::fclose(f);
   dut->final();
   model.reset(); // closes the trace
+  if (!error && out.size() % BUCKET_BYTES) {
+    std::fprintf(stderr, "the read-out of %zu bytes is not whole %zu-byte bucket records\n", out.size(), BUCKET_BYTES);
+    return 1;
+  }
   return error ? 1 : 0;
 }

@@ -88,7 +88,21 @@ def build_harness(top: str, harness: Path, out: Path, name: str, **kwargs) -> Pa
     headers = [EMU / h for h in ("zkemu_model.h", "zkemu_bus.h", "zkemu_mem.h", "zkemu_proto.h")]
     return verilate.build_exe(top, [RTL / f"{top}.v", *sim_models(top)],
                               [harness, EMU / "zkemu_bus.cpp", EMU / "zkemu_mem.cpp", port_glue(top, out.name)], out, name,
-                              inputs=[*headers, CONTRACT], include=[EMU, CONTRACT.parent], **kwargs)
+                              inputs=[*headers, CONTRACT], include=[EMU, CONTRACT.parent],
+                              defines={**top_defines(top), **(kwargs.pop("defines", None) or {})}, **kwargs)
+
+
+def top_defines(top: str) -> dict[str, str]:
+    """What a harness of `top` is told of it at compile time, from its manifest entry: its field width n
+    (ZK_TOP_N) and, for a top with stream records (MsmAxis: "records"), their bytes (ZK_TOP_POINT_BYTES,
+    ZK_TOP_BUCKET_BYTES, ZK_TOP_SCALAR_BEAT_BYTES), which the harness checks against the contract at n."""
+    info = manifest().get(top, {})
+    out = {"ZK_TOP_N": str(info["n"])} if isinstance(info.get("n"), int) else {}
+    rec = info.get("records") or {}
+    for key in ("point_bytes", "bucket_bytes", "scalar_beat_bytes"):
+        if key in rec:
+            out[f"ZK_TOP_{key.upper()}"] = str(rec[key])
+    return out
 
 
 def sim_models(top: str) -> list[Path]:

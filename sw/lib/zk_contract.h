@@ -58,7 +58,7 @@ static const zk_code_desc ZK_USER_BAR_CODES[] = {
 #define ZK_SYSTEM_STATUS 0x010u /* read-only: status input i at 0x010 + 4i (registered once) */
 #define ZK_SYSTEM_KIND 0xFF4u /* read-only: the core's CoreKind code (0: the core has no identity) */
 #define ZK_SYSTEM_CONFIG 0xFF8u /* read-only: CRC-32 (zlib's) of the core's configuration name, e.g. c1100 */
-#define ZK_SYSTEM_VERSION 0xFFCu /* read-only: [15:0] the core's interface revision for its kind */
+#define ZK_SYSTEM_VERSION 0xFFCu /* read-only: [15:0] the core's interface revision for its kind, [31:16] what the kind says of its configuration (an MSM core: its curve, MSM_CURVE_*) */
 #define ZK_SYSTEM_MAGIC 0x7A6B5359u /* ID's value */
 #define ZK_SYSTEM_WINDOW_BYTES 0x1000u /* the block's address window (the identity words end it) */
 #define ZK_SYSTEM_REVISION 0x001u /* INFO[23:16] of this block (0: a block without the identity words) */
@@ -75,6 +75,9 @@ static inline uint64_t zk_system_info_revision(uint64_t v) { return (v >> 16) & 
 #define ZK_SYSTEM_VERSION_INTERFACE_LSB 0u /* version[15:0]: the core's interface revision for its kind */
 #define ZK_SYSTEM_VERSION_INTERFACE_WIDTH 16u
 static inline uint64_t zk_system_version_interface(uint64_t v) { return (v >> 0) & 0xFFFFu; }
+#define ZK_SYSTEM_VERSION_DETAIL_LSB 16u /* version[31:16]: what the kind says of its configuration (an MSM core: its curve, MSM_CURVE_*; 0 for the other kinds and on MSM cards from before the curve was named, BLS12-377's) */
+#define ZK_SYSTEM_VERSION_DETAIL_WIDTH 16u
+static inline uint64_t zk_system_version_detail(uint64_t v) { return (v >> 16) & 0xFFFFu; }
 static const zk_reg_desc ZK_SYSTEM_REGS[] = {
     {"id", 0x000u, 1, 0, 1, "read-only: the magic 0x7a6b5359 (\"zkSY\")"},
     {"reset", 0x004u, 1, 0, 1, "write bit 0 = 1: core_aresetn low for the reset cycles (a write during a pulse restarts it).  read: bit 0 = pulse in progress"},
@@ -83,7 +86,7 @@ static const zk_reg_desc ZK_SYSTEM_REGS[] = {
     {"status", 0x010u, 1, 0, 1, "read-only: status input i at 0x010 + 4i (registered once)"},
     {"kind", 0xFF4u, 1, 0, 1, "read-only: the core's CoreKind code (0: the core has no identity)"},
     {"config", 0xFF8u, 1, 0, 1, "read-only: CRC-32 (zlib's) of the core's configuration name, e.g. c1100"},
-    {"version", 0xFFCu, 1, 0, 1, "read-only: [15:0] the core's interface revision for its kind"},
+    {"version", 0xFFCu, 1, 0, 1, "read-only: [15:0] the core's interface revision for its kind, [31:16] what the kind says of its configuration (an MSM core: its curve, MSM_CURVE_*)"},
     {0, 0, 0, 0, 0, 0}};
 static const zk_code_desc ZK_SYSTEM_CODES[] = {
     {"magic", 0x7A6B5359u, "ID's value"},
@@ -172,23 +175,23 @@ static const zk_code_desc ZK_POSEIDON_ERROR_CODES[] = {
 
 /* PoseidonAxis stream beats (TDATA, TUSER) (hw/src/zkspinal/poseidon/PoseidonAxis.scala) */
 /* record beat: TDATA of a beat in or out: one field element; in a stream the host sends many frames in one DMA write, the top bit marks a frame's last element (InbandLast) */
-#define ZK_POSEIDON_FRAME_BEAT_BEATS 1u
 #define ZK_POSEIDON_FRAME_BEAT_BEAT_BITS 256u
 #define ZK_POSEIDON_FRAME_BEAT_BEAT_BYTES 32u
-#define ZK_POSEIDON_FRAME_BEAT_BYTES 32u
 #define ZK_POSEIDON_FRAME_BEAT_MAX_N 255u
+#define ZK_POSEIDON_FRAME_BEAT_BEATS 1u
+#define ZK_POSEIDON_FRAME_BEAT_BYTES 32u
 /* record in_user: TUSER of an input frame's first beat (ignored on the others) */
-#define ZK_POSEIDON_FRAME_IN_USER_BEATS 1u
 #define ZK_POSEIDON_FRAME_IN_USER_BEAT_BITS 32u
 #define ZK_POSEIDON_FRAME_IN_USER_BEAT_BYTES 4u
-#define ZK_POSEIDON_FRAME_IN_USER_BYTES 4u
 #define ZK_POSEIDON_FRAME_IN_USER_MAX_N 255u
+#define ZK_POSEIDON_FRAME_IN_USER_BEATS 1u
+#define ZK_POSEIDON_FRAME_IN_USER_BYTES 4u
 /* record out_user: TUSER of an output beat */
-#define ZK_POSEIDON_FRAME_OUT_USER_BEATS 1u
 #define ZK_POSEIDON_FRAME_OUT_USER_BEAT_BITS 32u
 #define ZK_POSEIDON_FRAME_OUT_USER_BEAT_BYTES 4u
-#define ZK_POSEIDON_FRAME_OUT_USER_BYTES 4u
 #define ZK_POSEIDON_FRAME_OUT_USER_MAX_N 255u
+#define ZK_POSEIDON_FRAME_OUT_USER_BEATS 1u
+#define ZK_POSEIDON_FRAME_OUT_USER_BYTES 4u
 #define ZK_POSEIDON_FRAME_BEAT_ELEMENT_LSB(n) 0u /* beat[0, n): the field element, canonical (< p); out: the digest, or 0 for a rejected frame */
 #define ZK_POSEIDON_FRAME_BEAT_ELEMENT_WIDTH(n) (1u * (n) + 0u)
 static inline void zk_poseidon_frame_beat_element_put(uint8_t *rec, uint32_t n, const uint64_t *v) {
@@ -326,23 +329,27 @@ static const zk_code_desc ZK_MSM_ERROR_CODES[] = {
 #define ZK_MSM_RECORD_TAG_BUCKET_LSB 7u /* tag[27:7]: the bucket index k >= 1 (0: nothing) */
 #define ZK_MSM_RECORD_TAG_BUCKET_WIDTH 21u
 /* record scalars: a beat of the scalar stream: two scalars (plain unsigned integers < r), zero-padded to a whole beat when the count is odd */
-#define ZK_MSM_RECORD_SCALARS_BEATS 1u
 #define ZK_MSM_RECORD_SCALARS_BEAT_BITS 512u
 #define ZK_MSM_RECORD_SCALARS_BEAT_BYTES 64u
+#define ZK_MSM_RECORD_SCALARS_MAX_N 384u
+#define ZK_MSM_RECORD_SCALARS_BEATS 1u
 #define ZK_MSM_RECORD_SCALARS_BYTES 64u
-#define ZK_MSM_RECORD_SCALARS_MAX_N 377u
-/* record point: a point record of the point stream: the precomputed point (QM, QP, QT), zero above 3n */
-#define ZK_MSM_RECORD_POINT_BEATS 3u
+/* record point: a point record of the point stream: the adder's three words of the point, zero above 3n */
 #define ZK_MSM_RECORD_POINT_BEAT_BITS 512u
 #define ZK_MSM_RECORD_POINT_BEAT_BYTES 64u
-#define ZK_MSM_RECORD_POINT_BYTES 192u
-#define ZK_MSM_RECORD_POINT_MAX_N 377u
-/* record bucket: a bucket record of the read-out stream: the bucket in extended coordinates (U, V, W, T) and its tag; TLAST on the last beat of the last record */
-#define ZK_MSM_RECORD_BUCKET_BEATS 3u
+#define ZK_MSM_RECORD_POINT_MAX_N 384u
+#define ZK_MSM_RECORD_POINT_CONTENT(n) (3u * (n) + 0u) /* the bits its fields use */
+#define ZK_MSM_RECORD_POINT_BEATS(n) ((ZK_MSM_RECORD_POINT_CONTENT(n) + 511u) / 512u)
+#define ZK_MSM_RECORD_POINT_BYTES(n) (ZK_MSM_RECORD_POINT_BEATS(n) * 64u)
+#define ZK_MSM_RECORD_POINT_MAX_BYTES 192u /* at n = MAX_N */
+/* record bucket: a bucket record of the read-out stream: the adder's four words of the bucket and its tag, zero above; TLAST on the last beat of the last record */
 #define ZK_MSM_RECORD_BUCKET_BEAT_BITS 512u
 #define ZK_MSM_RECORD_BUCKET_BEAT_BYTES 64u
-#define ZK_MSM_RECORD_BUCKET_BYTES 192u
-#define ZK_MSM_RECORD_BUCKET_MAX_N 377u
+#define ZK_MSM_RECORD_BUCKET_MAX_N 384u
+#define ZK_MSM_RECORD_BUCKET_CONTENT(n) (4u * (n) + 28u) /* the bits its fields use */
+#define ZK_MSM_RECORD_BUCKET_BEATS(n) ((ZK_MSM_RECORD_BUCKET_CONTENT(n) + 511u) / 512u)
+#define ZK_MSM_RECORD_BUCKET_BYTES(n) (ZK_MSM_RECORD_BUCKET_BEATS(n) * 64u)
+#define ZK_MSM_RECORD_BUCKET_MAX_BYTES 256u /* at n = MAX_N */
 #define ZK_MSM_RECORD_SCALARS_FIRST_LSB 0u /* scalars[0, 256): the scalar of the even index */
 #define ZK_MSM_RECORD_SCALARS_FIRST_WIDTH 256u
 static inline void zk_msm_record_scalars_first_put(uint8_t *rec, const uint64_t *v) {
@@ -359,7 +366,7 @@ static inline void zk_msm_record_scalars_second_put(uint8_t *rec, const uint64_t
 static inline void zk_msm_record_scalars_second_get(const uint8_t *rec, uint64_t *v) {
     zk_bits_get(rec, ZK_MSM_RECORD_SCALARS_SECOND_LSB, ZK_MSM_RECORD_SCALARS_SECOND_WIDTH, v);
 }
-#define ZK_MSM_RECORD_POINT_QM_LSB(n) 0u /* point[0, n): QM = y - x */
+#define ZK_MSM_RECORD_POINT_QM_LSB(n) 0u /* point[0, n): word 0: QM = y - x (twisted Edwards), x (XYZZ) */
 #define ZK_MSM_RECORD_POINT_QM_WIDTH(n) (1u * (n) + 0u)
 static inline void zk_msm_record_point_qm_put(uint8_t *rec, uint32_t n, const uint64_t *v) {
     zk_bits_put(rec, ZK_MSM_RECORD_POINT_QM_LSB(n), ZK_MSM_RECORD_POINT_QM_WIDTH(n), v);
@@ -367,7 +374,7 @@ static inline void zk_msm_record_point_qm_put(uint8_t *rec, uint32_t n, const ui
 static inline void zk_msm_record_point_qm_get(const uint8_t *rec, uint32_t n, uint64_t *v) {
     zk_bits_get(rec, ZK_MSM_RECORD_POINT_QM_LSB(n), ZK_MSM_RECORD_POINT_QM_WIDTH(n), v);
 }
-#define ZK_MSM_RECORD_POINT_QP_LSB(n) (1u * (n) + 0u) /* point[n, 2n): QP = y + x */
+#define ZK_MSM_RECORD_POINT_QP_LSB(n) (1u * (n) + 0u) /* point[n, 2n): word 1: QP = y + x (twisted Edwards), y (XYZZ) */
 #define ZK_MSM_RECORD_POINT_QP_WIDTH(n) (1u * (n) + 0u)
 static inline void zk_msm_record_point_qp_put(uint8_t *rec, uint32_t n, const uint64_t *v) {
     zk_bits_put(rec, ZK_MSM_RECORD_POINT_QP_LSB(n), ZK_MSM_RECORD_POINT_QP_WIDTH(n), v);
@@ -375,7 +382,7 @@ static inline void zk_msm_record_point_qp_put(uint8_t *rec, uint32_t n, const ui
 static inline void zk_msm_record_point_qp_get(const uint8_t *rec, uint32_t n, uint64_t *v) {
     zk_bits_get(rec, ZK_MSM_RECORD_POINT_QP_LSB(n), ZK_MSM_RECORD_POINT_QP_WIDTH(n), v);
 }
-#define ZK_MSM_RECORD_POINT_QT_LSB(n) (2u * (n) + 0u) /* point[2n, 3n): QT = 2d·x·y */
+#define ZK_MSM_RECORD_POINT_QT_LSB(n) (2u * (n) + 0u) /* point[2n, 3n): word 2: QT = 2d·x·y (twisted Edwards), 3x^2 (XYZZ) */
 #define ZK_MSM_RECORD_POINT_QT_WIDTH(n) (1u * (n) + 0u)
 static inline void zk_msm_record_point_qt_put(uint8_t *rec, uint32_t n, const uint64_t *v) {
     zk_bits_put(rec, ZK_MSM_RECORD_POINT_QT_LSB(n), ZK_MSM_RECORD_POINT_QT_WIDTH(n), v);
@@ -383,7 +390,7 @@ static inline void zk_msm_record_point_qt_put(uint8_t *rec, uint32_t n, const ui
 static inline void zk_msm_record_point_qt_get(const uint8_t *rec, uint32_t n, uint64_t *v) {
     zk_bits_get(rec, ZK_MSM_RECORD_POINT_QT_LSB(n), ZK_MSM_RECORD_POINT_QT_WIDTH(n), v);
 }
-#define ZK_MSM_RECORD_BUCKET_U_LSB(n) 0u /* bucket[0, n): U */
+#define ZK_MSM_RECORD_BUCKET_U_LSB(n) 0u /* bucket[0, n): word 0: U (twisted Edwards), X (XYZZ) */
 #define ZK_MSM_RECORD_BUCKET_U_WIDTH(n) (1u * (n) + 0u)
 static inline void zk_msm_record_bucket_u_put(uint8_t *rec, uint32_t n, const uint64_t *v) {
     zk_bits_put(rec, ZK_MSM_RECORD_BUCKET_U_LSB(n), ZK_MSM_RECORD_BUCKET_U_WIDTH(n), v);
@@ -391,7 +398,7 @@ static inline void zk_msm_record_bucket_u_put(uint8_t *rec, uint32_t n, const ui
 static inline void zk_msm_record_bucket_u_get(const uint8_t *rec, uint32_t n, uint64_t *v) {
     zk_bits_get(rec, ZK_MSM_RECORD_BUCKET_U_LSB(n), ZK_MSM_RECORD_BUCKET_U_WIDTH(n), v);
 }
-#define ZK_MSM_RECORD_BUCKET_V_LSB(n) (1u * (n) + 0u) /* bucket[n, 2n): V */
+#define ZK_MSM_RECORD_BUCKET_V_LSB(n) (1u * (n) + 0u) /* bucket[n, 2n): word 1: V (twisted Edwards), Y (XYZZ) */
 #define ZK_MSM_RECORD_BUCKET_V_WIDTH(n) (1u * (n) + 0u)
 static inline void zk_msm_record_bucket_v_put(uint8_t *rec, uint32_t n, const uint64_t *v) {
     zk_bits_put(rec, ZK_MSM_RECORD_BUCKET_V_LSB(n), ZK_MSM_RECORD_BUCKET_V_WIDTH(n), v);
@@ -399,7 +406,7 @@ static inline void zk_msm_record_bucket_v_put(uint8_t *rec, uint32_t n, const ui
 static inline void zk_msm_record_bucket_v_get(const uint8_t *rec, uint32_t n, uint64_t *v) {
     zk_bits_get(rec, ZK_MSM_RECORD_BUCKET_V_LSB(n), ZK_MSM_RECORD_BUCKET_V_WIDTH(n), v);
 }
-#define ZK_MSM_RECORD_BUCKET_W_LSB(n) (2u * (n) + 0u) /* bucket[2n, 3n): W (non-zero) */
+#define ZK_MSM_RECORD_BUCKET_W_LSB(n) (2u * (n) + 0u) /* bucket[2n, 3n): word 2: W, non-zero (twisted Edwards), ZZ (XYZZ) */
 #define ZK_MSM_RECORD_BUCKET_W_WIDTH(n) (1u * (n) + 0u)
 static inline void zk_msm_record_bucket_w_put(uint8_t *rec, uint32_t n, const uint64_t *v) {
     zk_bits_put(rec, ZK_MSM_RECORD_BUCKET_W_LSB(n), ZK_MSM_RECORD_BUCKET_W_WIDTH(n), v);
@@ -407,7 +414,7 @@ static inline void zk_msm_record_bucket_w_put(uint8_t *rec, uint32_t n, const ui
 static inline void zk_msm_record_bucket_w_get(const uint8_t *rec, uint32_t n, uint64_t *v) {
     zk_bits_get(rec, ZK_MSM_RECORD_BUCKET_W_LSB(n), ZK_MSM_RECORD_BUCKET_W_WIDTH(n), v);
 }
-#define ZK_MSM_RECORD_BUCKET_T_LSB(n) (3u * (n) + 0u) /* bucket[3n, 4n): T */
+#define ZK_MSM_RECORD_BUCKET_T_LSB(n) (3u * (n) + 0u) /* bucket[3n, 4n): word 3: T (twisted Edwards), ZZZ (XYZZ) */
 #define ZK_MSM_RECORD_BUCKET_T_WIDTH(n) (1u * (n) + 0u)
 static inline void zk_msm_record_bucket_t_put(uint8_t *rec, uint32_t n, const uint64_t *v) {
     zk_bits_put(rec, ZK_MSM_RECORD_BUCKET_T_LSB(n), ZK_MSM_RECORD_BUCKET_T_WIDTH(n), v);
@@ -425,6 +432,16 @@ static inline void zk_msm_record_bucket_tag_get(const uint8_t *rec, uint32_t n, 
 }
 static const zk_code_desc ZK_MSM_RECORD_CODES[] = {
     {"tag_bits", 0x01Cu, "bits of the tag"},
+    {0, 0, 0}};
+
+/* the curve of an MSM card: VERSION[31:16] of its identity (zk-msm --curve NAME) (hw/src/zkspinal/msm/CurveConfig.scala) */
+#define ZK_MSM_CURVE_BLS12_377 0x000u /* bls12_377_g1: G1 of BLS12-377 */
+#define ZK_MSM_CURVE_BN254 0x001u /* bn254_g1: G1 of BN254 */
+#define ZK_MSM_CURVE_BLS12_381 0x002u /* bls12_381_g1: G1 of BLS12-381 */
+static const zk_code_desc ZK_MSM_CURVE_CODES[] = {
+    {"bls12_377", 0x000u, "bls12_377_g1: G1 of BLS12-377"},
+    {"bn254", 0x001u, "bn254_g1: G1 of BN254"},
+    {"bls12_381", 0x002u, "bls12_381_g1: G1 of BLS12-381"},
     {0, 0, 0}};
 
 /* KeccakSpeed registers (AXI4-Lite, 32-bit, byte offsets; the SNAP hls_sponge action's checksum_job_t places) (hw/src/zkspinal/keccak/KeccakSpeed.scala) */

@@ -79,23 +79,32 @@ impl Field {
     }
 }
 
-/// a stream record: `beats` beats of `beat_bits` bits (little-endian), for field widths n <= `max_n`
+/// a stream record: the beats of `beat_bits` bits (little-endian) that hold its fields, bits
+/// [0, content_k*n + content_c), for field widths n <= `max_n` (n is ignored when content_k = 0)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Record {
-    pub beats: u32,
+    pub content_k: u32,
+    pub content_c: u32,
     pub beat_bits: u32,
     pub max_n: u32,
 }
 
 impl Record {
-    pub const fn bits(&self) -> usize {
-        (self.beats * self.beat_bits) as usize
+    pub const fn depends_on_n(&self) -> bool {
+        self.content_k != 0
     }
-    pub const fn bytes(&self) -> usize {
-        self.bits() / 8
+    /// beats of the record for field width n
+    pub const fn beats(&self, n: u32) -> usize {
+        (self.content_k * n + self.content_c).div_ceil(self.beat_bits) as usize
     }
-    pub const fn words(&self) -> usize {
-        self.bits() / 64
+    pub const fn bits(&self, n: u32) -> usize {
+        self.beats(n) * self.beat_bits as usize
+    }
+    pub const fn bytes(&self, n: u32) -> usize {
+        self.bits(n) / 8
+    }
+    pub const fn words(&self, n: u32) -> usize {
+        self.bits(n) / 64
     }
     pub const fn beat_bytes(&self) -> usize {
         (self.beat_bits / 8) as usize
@@ -143,7 +152,7 @@ pub const SYSTEM_STATUS: u32 = 0x010;
 pub const SYSTEM_KIND: u32 = 0xFF4;
 /// read-only: CRC-32 (zlib's) of the core's configuration name, e.g. c1100
 pub const SYSTEM_CONFIG: u32 = 0xFF8;
-/// read-only: [15:0] the core's interface revision for its kind
+/// read-only: [15:0] the core's interface revision for its kind, [31:16] what the kind says of its configuration (an MSM core: its curve, MSM_CURVE_*)
 pub const SYSTEM_VERSION: u32 = 0xFFC;
 /// ID's value
 pub const SYSTEM_MAGIC: u32 = 0x7A6B5359;
@@ -161,6 +170,8 @@ pub const SYSTEM_INFO_RESET_CYCLES: Field = Field { lsb: 8, width: 8 };
 pub const SYSTEM_INFO_REVISION: Field = Field { lsb: 16, width: 8 };
 /// version[15:0]: the core's interface revision for its kind
 pub const SYSTEM_VERSION_INTERFACE: Field = Field { lsb: 0, width: 16 };
+/// version[31:16]: what the kind says of its configuration (an MSM core: its curve, MSM_CURVE_*; 0 for the other kinds and on MSM cards from before the curve was named, BLS12-377's)
+pub const SYSTEM_VERSION_DETAIL: Field = Field { lsb: 16, width: 16 };
 
 // core kinds: the system block's KIND word and the interface revision of each (hw/src/zkspinal/contract/CoreIdentity.scala)
 /// KIND of a poseidon core
@@ -230,11 +241,11 @@ pub const POSEIDON_ERROR_LENGTH: u32 = 0x004;
 
 // PoseidonAxis stream beats (TDATA, TUSER) (hw/src/zkspinal/poseidon/PoseidonAxis.scala)
 /// TDATA of a beat in or out: one field element; in a stream the host sends many frames in one DMA write, the top bit marks a frame's last element (InbandLast)
-pub const POSEIDON_FRAME_BEAT: Record = Record { beats: 1, beat_bits: 256, max_n: 255 };
+pub const POSEIDON_FRAME_BEAT: Record = Record { content_k: 0, content_c: 256, beat_bits: 256, max_n: 255 };
 /// TUSER of an input frame's first beat (ignored on the others)
-pub const POSEIDON_FRAME_IN_USER: Record = Record { beats: 1, beat_bits: 32, max_n: 255 };
+pub const POSEIDON_FRAME_IN_USER: Record = Record { content_k: 0, content_c: 32, beat_bits: 32, max_n: 255 };
 /// TUSER of an output beat
-pub const POSEIDON_FRAME_OUT_USER: Record = Record { beats: 1, beat_bits: 32, max_n: 255 };
+pub const POSEIDON_FRAME_OUT_USER: Record = Record { content_k: 0, content_c: 32, beat_bits: 32, max_n: 255 };
 /// beat[0, n): the field element, canonical (< p); out: the digest, or 0 for a rejected frame
 pub const POSEIDON_FRAME_BEAT_ELEMENT: RecordField = RecordField { lsb_k: 0, lsb_c: 0, width_k: 1, width_c: 0 };
 /// beat[255, 256): in-band end of frame: set on a frame's last element (free: elements are < 2^n); InbandLast clears it and sets TLAST
@@ -338,31 +349,39 @@ pub const MSM_RECORD_TAG_WINDOW: Field = Field { lsb: 0, width: 7 };
 /// tag[27:7]: the bucket index k >= 1 (0: nothing)
 pub const MSM_RECORD_TAG_BUCKET: Field = Field { lsb: 7, width: 21 };
 /// a beat of the scalar stream: two scalars (plain unsigned integers < r), zero-padded to a whole beat when the count is odd
-pub const MSM_RECORD_SCALARS: Record = Record { beats: 1, beat_bits: 512, max_n: 377 };
-/// a point record of the point stream: the precomputed point (QM, QP, QT), zero above 3n
-pub const MSM_RECORD_POINT: Record = Record { beats: 3, beat_bits: 512, max_n: 377 };
-/// a bucket record of the read-out stream: the bucket in extended coordinates (U, V, W, T) and its tag; TLAST on the last beat of the last record
-pub const MSM_RECORD_BUCKET: Record = Record { beats: 3, beat_bits: 512, max_n: 377 };
+pub const MSM_RECORD_SCALARS: Record = Record { content_k: 0, content_c: 512, beat_bits: 512, max_n: 384 };
+/// a point record of the point stream: the adder's three words of the point, zero above 3n
+pub const MSM_RECORD_POINT: Record = Record { content_k: 3, content_c: 0, beat_bits: 512, max_n: 384 };
+/// a bucket record of the read-out stream: the adder's four words of the bucket and its tag, zero above; TLAST on the last beat of the last record
+pub const MSM_RECORD_BUCKET: Record = Record { content_k: 4, content_c: 28, beat_bits: 512, max_n: 384 };
 /// scalars[0, 256): the scalar of the even index
 pub const MSM_RECORD_SCALARS_FIRST: RecordField = RecordField { lsb_k: 0, lsb_c: 0, width_k: 0, width_c: 256 };
 /// scalars[256, 512): the scalar of the odd index
 pub const MSM_RECORD_SCALARS_SECOND: RecordField = RecordField { lsb_k: 0, lsb_c: 256, width_k: 0, width_c: 256 };
-/// point[0, n): QM = y - x
+/// point[0, n): word 0: QM = y - x (twisted Edwards), x (XYZZ)
 pub const MSM_RECORD_POINT_QM: RecordField = RecordField { lsb_k: 0, lsb_c: 0, width_k: 1, width_c: 0 };
-/// point[n, 2n): QP = y + x
+/// point[n, 2n): word 1: QP = y + x (twisted Edwards), y (XYZZ)
 pub const MSM_RECORD_POINT_QP: RecordField = RecordField { lsb_k: 1, lsb_c: 0, width_k: 1, width_c: 0 };
-/// point[2n, 3n): QT = 2d·x·y
+/// point[2n, 3n): word 2: QT = 2d·x·y (twisted Edwards), 3x^2 (XYZZ)
 pub const MSM_RECORD_POINT_QT: RecordField = RecordField { lsb_k: 2, lsb_c: 0, width_k: 1, width_c: 0 };
-/// bucket[0, n): U
+/// bucket[0, n): word 0: U (twisted Edwards), X (XYZZ)
 pub const MSM_RECORD_BUCKET_U: RecordField = RecordField { lsb_k: 0, lsb_c: 0, width_k: 1, width_c: 0 };
-/// bucket[n, 2n): V
+/// bucket[n, 2n): word 1: V (twisted Edwards), Y (XYZZ)
 pub const MSM_RECORD_BUCKET_V: RecordField = RecordField { lsb_k: 1, lsb_c: 0, width_k: 1, width_c: 0 };
-/// bucket[2n, 3n): W (non-zero)
+/// bucket[2n, 3n): word 2: W, non-zero (twisted Edwards), ZZ (XYZZ)
 pub const MSM_RECORD_BUCKET_W: RecordField = RecordField { lsb_k: 2, lsb_c: 0, width_k: 1, width_c: 0 };
-/// bucket[3n, 4n): T
+/// bucket[3n, 4n): word 3: T (twisted Edwards), ZZZ (XYZZ)
 pub const MSM_RECORD_BUCKET_T: RecordField = RecordField { lsb_k: 3, lsb_c: 0, width_k: 1, width_c: 0 };
 /// bucket[4n, 4n + 28): the tag: window and bucket index (MSM_RECORD_TAG_*)
 pub const MSM_RECORD_BUCKET_TAG: RecordField = RecordField { lsb_k: 4, lsb_c: 0, width_k: 0, width_c: 28 };
+
+// the curve of an MSM card: VERSION[31:16] of its identity (zk-msm --curve NAME) (hw/src/zkspinal/msm/CurveConfig.scala)
+/// bls12_377_g1: G1 of BLS12-377
+pub const MSM_CURVE_BLS12_377: u32 = 0x000;
+/// bn254_g1: G1 of BN254
+pub const MSM_CURVE_BN254: u32 = 0x001;
+/// bls12_381_g1: G1 of BLS12-381
+pub const MSM_CURVE_BLS12_381: u32 = 0x002;
 
 // KeccakSpeed registers (AXI4-Lite, 32-bit, byte offsets; the SNAP hls_sponge action's checksum_job_t places) (hw/src/zkspinal/keccak/KeccakSpeed.scala)
 /// write bit 0 = 1: start.  read: the KeccakSpeedStatus bits

@@ -1,6 +1,6 @@
 /* Known answers of the contract: the stream layouts reference_model/msm_formats.md and PoseidonAxis's documentation
- * state, as numbers, checked against the generated header at compile time (n = 377 for BLS12-377's Fq, 255 for
- * BLS12-381's Fr).  A change of a position or a width in the generator fails the C build here until the documents
+ * state, as numbers, checked against the generated header at compile time (n = 377 for BLS12-377's Fq, 254 for
+ * BN254's, 381 for BLS12-381's, 255 for BLS12-381's Fr).  A change of a position or a width in the generator fails the C build here until the documents
  * and this file follow it; tests/test_contract.py shows it does (it compiles this file against a mutated header).
  * sw/lib/zk_contract_kat.rs and tests/test_contract.py hold the same answers for Rust and Python. */
 #ifndef ZK_CONTRACT_KAT_H
@@ -9,9 +9,15 @@
 
 #include "zk_contract.h"
 
-static_assert(ZK_MSM_RECORD_POINT_BEATS == 3 && ZK_MSM_RECORD_POINT_BEAT_BYTES == 64 && ZK_MSM_RECORD_POINT_BYTES == 192 &&
-                   ZK_MSM_RECORD_BUCKET_BYTES == 192 && ZK_MSM_RECORD_SCALARS_BYTES == 64,
-               "MSM records: three 64-byte beats; scalar beats of 64 bytes");
+static_assert(ZK_MSM_RECORD_POINT_BEATS(377) == 3 && ZK_MSM_RECORD_POINT_BEAT_BYTES == 64 &&
+                   ZK_MSM_RECORD_POINT_BYTES(377) == 192 && ZK_MSM_RECORD_BUCKET_BYTES(377) == 192 &&
+                   ZK_MSM_RECORD_SCALARS_BYTES == 64,
+               "MSM records at n = 377: three 64-byte beats; scalar beats of 64 bytes");
+static_assert(ZK_MSM_RECORD_POINT_BYTES(254) == 128 && ZK_MSM_RECORD_BUCKET_BYTES(254) == 192 &&
+                   ZK_MSM_RECORD_POINT_BYTES(381) == 192 && ZK_MSM_RECORD_BUCKET_BYTES(381) == 256,
+               "MSM records: BN254 (n = 254) points of two beats, BLS12-381 (n = 381) buckets of four");
+static_assert(ZK_MSM_CURVE_BLS12_377 == 0 && ZK_MSM_CURVE_BN254 == 1 && ZK_MSM_CURVE_BLS12_381 == 2,
+              "the curve codes of an MSM card's identity (VERSION[31:16])");
 static_assert(ZK_MSM_RECORD_SCALARS_FIRST_LSB == 0 && ZK_MSM_RECORD_SCALARS_FIRST_WIDTH == 256 &&
                    ZK_MSM_RECORD_SCALARS_SECOND_LSB == 256 && ZK_MSM_RECORD_SCALARS_SECOND_WIDTH == 256,
                "two 256-bit scalars per beat");

@@ -38,6 +38,10 @@
 #define ZK_SYS_VERSION (ZK_SYS_BASE + ZK_SYSTEM_VERSION) /* read: [15:0] the core's interface revision for its kind */
 #define ZK_SYS_MAGIC ZK_SYSTEM_MAGIC                     /* "zkSY" */
 #define ZK_SYS_REVISION(info) ((unsigned)zk_system_info_revision(info))     /* 0: a block without the identity words */
+/* VERSION[31:16], above the interface revision: what the core's kind says of its configuration (an MSM core: its
+ * curve, a ZK_MSM_CURVE_* code; 0 for the other kinds, and on MSM cards from before the curve was named there, which
+ * are BLS12-377's) */
+#define ZK_SYS_VERSION_DETAIL(version) ((uint32_t)zk_system_version_detail(version))
 
 typedef struct zk_dev {
     char prefix[256];
@@ -141,6 +145,8 @@ typedef struct zk_card {
     char err[512];             /* why the kind is none this library drives (device path, what, strerror) */
 } zk_card;
 const char *zk_core_name(zk_core_kind k);
+/* the name (zk-msm --curve) of an MSM card's curve code (ZK_MSM_CURVE_CODES), NULL for a code not in the contract */
+const char *zk_msm_curve_name(uint32_t code);
 /* the cards of dir ("/dev" for the driver's files, or an emulator directory): every DIR/xdma<N>_user, sorted by N,
  * each probed (zk_card_probe); returns the count (at most max) or -1 with "<dir>: <what>: <strerror>" in err */
 int zk_cards_find(const char *dir, zk_card *cards, int max, char *err, size_t errlen);

@@ -48,6 +48,14 @@ const char *zk_core_name(zk_core_kind k)
     }
 }
 
+const char *zk_msm_curve_name(uint32_t code)
+{
+    for (const zk_code_desc *c = ZK_MSM_CURVE_CODES; c->name; c++)
+        if (c->value == code)
+            return c->name;
+    return NULL;
+}
+
 /* "xdma<N>_user" -> N, else -1 */
 static int card_number(const char *name)
 {

@@ -17,7 +17,11 @@
  * every point record into its point store (COUNT, CONTROL bit 2 load, the records on H2C K+1, then STORED must read
  * COUNT), and each range runs with SOURCE = 1, streaming only its scalars on H2C K.  --reuse skips the load of a card
  * whose STORED already equals the point count (the same points loaded by an earlier run: fixed bases, new scalars;
- * the caller vouches that they are the same points). */
+ * the caller vouches that they are the same points).
+ *
+ * Record sizes are the curve's (msm_input: the contract's MSM_RECORD_POINT / MSM_RECORD_BUCKET at its field width,
+ * through the host library): BLS12-377 three-beat point and bucket records, BN254 two and three, BLS12-381 three and
+ * four.  Every card of one MSM is of one curve (msm_cards_curve). */
 #include "zk_msm_cards.h"
 #include "tool_common.h"
 #include "zkmsm.h"
@@ -26,13 +30,71 @@
 #include <string.h>
 
 /* the engine's registers: ZK_MSM_* (zk_contract.h, from MsmAxisRegs in MsmAxis.scala) */
-#define REC ZKMSM_RECORD_BYTES
 #define SC ZKMSM_SCALAR_BYTES
 #define SBEAT ZK_MSM_RECORD_SCALARS_BYTES /* a scalar beat: two scalars (MsmRecord) */
 
 /* the most partial records an engine of the layout can return: every adder but one holds a copy of the shared low
  * windows (at most every bucket), and each adder has its partial slots (fewer than the buckets) */
 static size_t max_partials(size_t buckets) { return (size_t)MAX_ADDERS * buckets; }
+
+/* the curve card d names (see msm_cards_curve): its code into *code, *how says how it was told; 0, or 1 after a
+ * message */
+static int card_curve(zk_dev *d, uint32_t *code, const char **how)
+{
+    uint32_t id = 0, info = 0, kind = 0, version = 0;
+    *code = ZK_MSM_CURVE_BLS12_377;
+    *how = "";
+    if (zk_reg_read(d, ZK_SYS_ID, &id) || (id == ZK_SYS_MAGIC && zk_reg_read(d, ZK_SYS_INFO, &info))) {
+        fprintf(stderr, "%s\n", zk_error(d));
+        return 1;
+    }
+    if (id != ZK_SYS_MAGIC || ZK_SYS_REVISION(info) < 1) { /* an older card: no identity words to read */
+        *how = " (its system block has no identity words: BLS12-377 taken)";
+        return 0;
+    }
+    if (zk_reg_read(d, ZK_SYS_KIND, &kind) || zk_reg_read(d, ZK_SYS_VERSION, &version)) {
+        fprintf(stderr, "%s\n", zk_error(d));
+        return 1;
+    }
+    if (kind != ZK_CORE_KIND_MSM) {
+        fprintf(stderr, "zk-msm: %s: the card carries a %s core (KIND %u), not an MSM engine\n", d->prefix,
+                zk_core_name((zk_core_kind)kind), kind);
+        return 1;
+    }
+    *code = ZK_SYS_VERSION_DETAIL(version);
+    return 0;
+}
+
+int msm_cards_curve(zk_dev *devs, int n, int asked, int *curve)
+{
+    uint32_t first = 0;
+    for (int k = 0; k < n; k++) {
+        uint32_t code;
+        const char *how;
+        if (card_curve(&devs[k], &code, &how))
+            return 1;
+        const char *name = zk_msm_curve_name(code), *lib = zkmsm_curve_name((int)code);
+        if (!name || !lib || strcmp(name, lib)) {
+            fprintf(stderr, "zk-msm: %s: the card's identity names curve code %u (VERSION[31:16]), which this zk-msm "
+                    "does not know\n", devs[k].prefix, code);
+            return 1;
+        }
+        if (asked >= 0 && code != (uint32_t)asked) {
+            fprintf(stderr, "zk-msm: %s: the card's engine is for curve %s%s, --curve asks for %s: refused, nothing "
+                    "sent\n", devs[k].prefix, name, how, zkmsm_curve_name(asked));
+            return 2;
+        }
+        if (k > 0 && code != first) {
+            fprintf(stderr, "zk-msm: the cards are for different curves: %s %s, %s %s (one MSM runs on cards of one "
+                    "curve: list them with --devices)\n", devs[0].prefix, zk_msm_curve_name(first), devs[k].prefix,
+                    name);
+            return 2;
+        }
+        first = code;
+    }
+    *curve = (int)first;
+    return 0;
+}
 
 int msm_check_card(zk_dev *d, size_t nw, const char *wspec, size_t buckets)
 {
@@ -169,10 +231,10 @@ static int load_points(card_state *c, const msm_input *in, char *err, size_t err
     if (zk_reg_write(d, ZK_MSM_CONTROL, 2) || zk_reg_write(d, ZK_MSM_COUNT, (uint32_t)in->n) ||
         zk_reg_write(d, ZK_MSM_FRAMING, in->chunk && !in->strict) || zk_reg_write(d, ZK_MSM_CONTROL, 4))
         return range_failed(d, err, errlen, zk_error(d));
-    size_t per = in->chunk ? aligned_elems(in->chunk, REC) : in->n;
+    size_t per = in->chunk ? aligned_elems(in->chunk, in->point_bytes) : in->n;
     for (size_t i = 0; i < in->n; i += per) {
         size_t k = in->n - i < per ? in->n - i : per;
-        if (zk_write(d, in->channel + 1, in->rec + i * REC, k * REC))
+        if (zk_write(d, in->channel + 1, in->rec + i * in->point_bytes, k * in->point_bytes))
             return range_failed(d, err, errlen, zk_error(d));
     }
     /* the last writes are acknowledged by the memory before STORED counts them */
@@ -224,7 +286,7 @@ static int run_range(void *vx, int k, size_t first, size_t count, char *err, siz
         return range_failed(d, err, errlen, "the engine's PARTIALS register reads above what the layout allows (a hung core?)");
     size_t records = in->buckets + partials;
     zk_free(r->readout); /* a retried range: the failed card's partial read-out */
-    if (!(r->readout = zk_alloc(records * REC)))
+    if (!(r->readout = zk_alloc(records * in->bucket_bytes)))
         return range_failed(d, err, errlen, "out of memory for the read-out");
     r->records = records;
     r->partials = partials;
@@ -244,7 +306,7 @@ static int run_range(void *vx, int k, size_t first, size_t count, char *err, siz
             die("out of memory");
         for (size_t i = 0; i < np; i++)
             pk[i] = (zk_packet){c->sc + i * step * SBEAT, (i + 1 == np ? sbeats - i * step : step) * SBEAT};
-        zk_job job = {in->channel, in->channel, pk, np, r->readout, records * REC, NULL, 0, NULL};
+        zk_job job = {in->channel, in->channel, pk, np, r->readout, records * in->bucket_bytes, NULL, 0, NULL};
         if (zk_run_job(d, &job))
             snprintf(why, sizeof why, "%s", zk_error(d));
         free(pk);
@@ -253,14 +315,14 @@ static int run_range(void *vx, int k, size_t first, size_t count, char *err, siz
         size_t ch;
         if (per && in->n % 2 == 0) { /* elements = pairs of points (one scalar beat, two records) */
             s[0] = (zk_stream){in->channel, c->sc, SBEAT, sbeats};
-            s[1] = (zk_stream){in->channel + 1, in->rec, 2 * REC, in->n / 2};
+            s[1] = (zk_stream){in->channel + 1, in->rec, 2 * in->point_bytes, in->n / 2};
             ch = per;
         } else { /* each stream in one write */
             s[0] = (zk_stream){in->channel, c->sc, sbeats * SBEAT, 1};
-            s[1] = (zk_stream){in->channel + 1, in->rec, in->n * REC, 1};
+            s[1] = (zk_stream){in->channel + 1, in->rec, in->n * in->point_bytes, 1};
             ch = 1;
         }
-        if (zk_run_pair(d, s, ch, ZK_PAIR_PARALLEL, in->channel, r->readout, records * REC))
+        if (zk_run_pair(d, s, ch, ZK_PAIR_PARALLEL, in->channel, r->readout, records * in->bucket_bytes))
             snprintf(why, sizeof why, "%s", zk_error(d));
     }
     uint32_t e = 0, eidx = 0;
@@ -313,11 +375,11 @@ int msm_run(zk_dev *devs, int n, const msm_input *in, msm_output *out)
     if (rc == 0) {
         for (size_t t = 0; t < nr; t++)
             out->records += ranges[t].records;
-        if (!(out->readout = zk_alloc(out->records * REC)))
+        if (!(out->readout = zk_alloc(out->records * in->bucket_bytes)))
             die("out of memory");
         size_t at = 0;
         for (size_t t = 0; t < nr; t++) {
-            memcpy(out->readout + at * REC, ranges[t].readout, ranges[t].records * REC);
+            memcpy(out->readout + at * in->bucket_bytes, ranges[t].readout, ranges[t].records * in->bucket_bytes);
             at += ranges[t].records;
             out->cycles += ranges[t].cycles;
             out->busy += ranges[t].busy;

@@ -9,7 +9,9 @@
 #define MAX_ADDERS ZK_MSM_MAX_ADDERS /* BUSY of adder a at ZK_MSM_ADDER_BUSY + 8a (low word) */
 
 typedef struct msm_input {
-    const uint8_t *rec;        /* n point records (zk_alloc) */
+    const uint8_t *rec;        /* n point records (zk_alloc), point_bytes each */
+    size_t point_bytes;        /* a point record of the curve (zkmsm_curve_point_record_bytes) */
+    size_t bucket_bytes;       /* a bucket record of the curve (zkmsm_curve_bucket_record_bytes) */
     const uint8_t *scalars;    /* n scalars, 32 bytes each */
     size_t n;
     const uint32_t *widths;    /* the engine's window layout */
@@ -32,6 +34,11 @@ typedef struct msm_output {
     double load_s;             /* their seconds, summed */
 } msm_output;
 
+/* The curve of the cards: each card's identity names it (VERSION[31:16], ZK_MSM_CURVE_*; a card without the identity
+ * words is BLS12-377's).  `asked` (a curve code, or -1: none) must be every card's, and the cards must agree; the
+ * code into *curve.  0, else 1 (a device error, a card of another kind, a code this tool does not know) or 2 (the
+ * cards' curve is not the one asked for, or the cards' curves differ) after a message naming the card. */
+int msm_cards_curve(zk_dev *devs, int n, int asked, int *curve);
 /* the card answers, has nw windows and a sane PARTIALS: 0, else 1 (device) or 2 (layout) after a message */
 int msm_check_card(zk_dev *d, size_t nw, const char *wspec, size_t buckets);
 /* runs the MSM on the cards, split by windows when n > 1; 0, 1 (device or engine error, no card left) or 130 */

@@ -22,6 +22,7 @@ static void usage(FILE *f)
                "  -l, --list           list every card of -d's directory (default /dev): its core (kind, config,\n"
                "                       version from the system block), the system block, the DMA channels;\n"
                "                       nothing is written\n"
+               "An MSM card's identity also names its curve (VERSION[31:16]): the line core_curve NAME.\n"
                "exit: 0 ok, 1 device error or the core does not answer (--list: no card found), 2 usage\n");
 }
 
@@ -129,6 +130,13 @@ int main(int argc, char **argv)
                 die_dev(&d, 1);
             printf("core_kind %u (%s)\ncore_config 0x%08x\ncore_version %u\n", kind, zk_core_name((zk_core_kind)kind),
                    config, version);
+            if (kind == ZK_CORE_KIND_MSM) { /* the engine's curve: VERSION[31:16] (0 on older cards: BLS12-377) */
+                const char *curve = zk_msm_curve_name(ZK_SYS_VERSION_DETAIL(version));
+                if (curve)
+                    printf("core_curve %s\n", curve);
+                else
+                    printf("core_curve unknown (code %u)\n", (unsigned)ZK_SYS_VERSION_DETAIL(version));
+            }
         }
     }
     int rc = 0;

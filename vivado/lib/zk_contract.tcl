@@ -27,6 +27,8 @@ namespace eval zk::contract {
     variable system_info_revision_width 8
     variable system_version_interface_lsb 0
     variable system_version_interface_width 16
+    variable system_version_detail_lsb 16
+    variable system_version_detail_width 16
     # core kinds: the system block's KIND word and the interface revision of each (hw/src/zkspinal/contract/CoreIdentity.scala)
     variable core_kind_poseidon 0x001
     variable core_kind_poseidon_version 0x001
@@ -68,11 +70,14 @@ namespace eval zk::contract {
     variable poseidon_error_length 0x004
     # PoseidonAxis stream beats (TDATA, TUSER) (hw/src/zkspinal/poseidon/PoseidonAxis.scala)
     variable poseidon_frame_beat_beat_bits 256
-    variable poseidon_frame_beat_beats 1
+    variable poseidon_frame_beat_content_k 0
+    variable poseidon_frame_beat_content_c 256
     variable poseidon_frame_in_user_beat_bits 32
-    variable poseidon_frame_in_user_beats 1
+    variable poseidon_frame_in_user_content_k 0
+    variable poseidon_frame_in_user_content_c 32
     variable poseidon_frame_out_user_beat_bits 32
-    variable poseidon_frame_out_user_beats 1
+    variable poseidon_frame_out_user_content_k 0
+    variable poseidon_frame_out_user_content_c 32
     # MsmAxis registers (AXI4-Lite, 32-bit, byte offsets; a 64-bit counter: low word, high word at + 4) (hw/src/zkspinal/msm/MsmAxis.scala)
     variable msm_control 0x000
     variable msm_error 0x004
@@ -126,11 +131,18 @@ namespace eval zk::contract {
     variable msm_record_tag_bucket_lsb 7
     variable msm_record_tag_bucket_width 21
     variable msm_record_scalars_beat_bits 512
-    variable msm_record_scalars_beats 1
+    variable msm_record_scalars_content_k 0
+    variable msm_record_scalars_content_c 512
     variable msm_record_point_beat_bits 512
-    variable msm_record_point_beats 3
+    variable msm_record_point_content_k 3
+    variable msm_record_point_content_c 0
     variable msm_record_bucket_beat_bits 512
-    variable msm_record_bucket_beats 3
+    variable msm_record_bucket_content_k 4
+    variable msm_record_bucket_content_c 28
+    # the curve of an MSM card: VERSION[31:16] of its identity (zk-msm --curve NAME) (hw/src/zkspinal/msm/CurveConfig.scala)
+    variable msm_curve_bls12_377 0x000
+    variable msm_curve_bn254 0x001
+    variable msm_curve_bls12_381 0x002
     # KeccakSpeed registers (AXI4-Lite, 32-bit, byte offsets; the SNAP hls_sponge action's checksum_job_t places) (hw/src/zkspinal/keccak/KeccakSpeed.scala)
     variable keccak_speed_control 0x000
     variable keccak_speed_retc 0x004

@@ -58,6 +58,7 @@ from zkspinal.synth import fit, hier as hier_synth
 from zkspinal.bench.simlog import simulator_output_to_log
 from reference_model.msm_data import scalar_set
 from zkspinal.tools.msm_rtl import layout_of, run_engine
+from reference_model.curves import adder_of
 from vivado_stub.boards import core_mhz
 
 LOG = ROOT / "build" / "bench" / "msm-sim.log"
@@ -65,20 +66,40 @@ ADVERSARIAL = ("half_ones", "below16", "equal", "zero", "max", "alternating", "h
 # sets whose every adder must stay >= 90 % busy (issue "MSM: two adders on one VU9P")
 HOT_SETS = ("half_ones", "below16")
 RANDOM_MIN_BUSY, HOT_MIN_BUSY = 0.99, 0.90
-ONE_MSM_MAX_S, FOUR_MSM_MAX_S = 2.5, 11.0
+FOUR_MSM_MAX_S = 11.0
 PCIE_GEN3_X16_GBPS = 12.5      # at the hardware (docs: domain.md, XDMA throughput reference)
-BYTES_PER_POINT = MF.RECORD_BYTES + MF.SCALAR_BYTES  # a point record (three beats) and its scalar word
-POINT_BEATS = MF.RECORD_BEATS    # beats of a point record at the engine's point port
 # yosys LUT1..LUT6 (Hardcaml's whole design: 387,166 CLB LUTs)
 ADDER_MAX_LUT = 340_000
 ENGINE_MAX_LUT = 800_000
-ENGINE_MAX_DSP = 6_100
 ENGINE_MAX_URAM = 960
 MAX_LUT_LEVELS, MAX_CARRY_BITS = 8, 96
-BOARD = "vu9p"  # the board every MsmAxis top of this bench is built for (vivado/bd_vu9p.tcl)
-AREA_TARGETS_TEXT = (f"each adder (`TwistedEdwardsAdder`) at most {ADDER_MAX_LUT:,} LUT, the whole engine at most "
-                     f"{ENGINE_MAX_DSP:,} DSP48E2, {ENGINE_MAX_LUT:,} LUT and {ENGINE_MAX_URAM} URAM288, at most "
-                     f"{MAX_LUT_LEVELS} LUT levels and one carry chain of at most {MAX_CARRY_BITS} bits per path")
+# per curve and board (the issues' targets): one 2^26 bucket phase at most this many seconds, the whole engine at
+# most this many DSP48E2
+ONE_MSM_MAX_S = {("bls12_377_g1", "vu9p"): 2.5, ("bn254_g1", "vu9p"): 2.5, ("bn254_g1", "c1100"): 2.8,
+                 ("bls12_381_g1", "vu9p"): 5.0}
+ENGINE_MAX_DSP = {"vu9p": 6_100, "c1100": 5_600}
+ADDER_MODULE = {"twisted_edwards": "TwistedEdwardsAdder", "xyzz": "XyzzAdder"}
+
+
+def board_of(top: str) -> str:
+    """the board an MsmAxis top is built for, as its name says (vivado/bd_<board>.tcl)"""
+    return "c1100" if "c1100" in top else "vu9p"
+
+
+def area_targets_text(board: str) -> str:
+    return (f"each adder at most {ADDER_MAX_LUT:,} LUT, the whole engine at most {ENGINE_MAX_DSP[board]:,} DSP48E2, "
+            f"{ENGINE_MAX_LUT:,} LUT and {ENGINE_MAX_URAM} URAM288, at most {MAX_LUT_LEVELS} LUT levels and one "
+            f"carry chain of at most {MAX_CARRY_BITS} bits per path")
+
+
+def bytes_per_point(adder) -> int:
+    """a point record of the curve and its scalar word: what one point costs on PCIe"""
+    return MF.records_of(adder).point_bytes + MF.SCALAR_BYTES
+
+
+def point_beats(adder) -> int:
+    """beats of a point record at the engine's point port (3; 2 on BN254)"""
+    return MF.records_of(adder).point_bytes // MF.BEAT_BYTES
 
 
 def timeline(samples: dict) -> dict:
@@ -100,10 +121,11 @@ def timeline(samples: dict) -> dict:
 
 def measure(top: str, name: str, npow: int, check: bool, seed: int, sample: int = 0, resident: bool = False) -> dict:
     layout = layout_of(top)
+    adder = adder_of(simrun.top_info(top)["curve"])
     r = random.Random(seed)
     n = 1 << npow
-    points, _ = generate(npow, seed)
-    records = M.precompute_points(points).records
+    points, _ = generate(npow, seed, curve=adder.curve)
+    records = M.precompute_points(points, adder=adder).records
     scalars = scalar_set(name, layout, n, r)
     t = time.time()
     with simulator_output_to_log(LOG):
@@ -117,7 +139,7 @@ def measure(top: str, name: str, npow: int, check: bool, seed: int, sample: int 
     assert res["adder_busy"] == per, f"{name}: per-adder BUSY {res['adder_busy']} != {per}"
     ok = None
     if check:
-        ok = M.same_buckets(res["buckets"], M.accumulate_buckets(layout, records, scalars))
+        ok = M.same_buckets(res["buckets"], M.accumulate_buckets(layout, records, scalars, adder), adder)
         if not ok:
             raise AssertionError(f"{name} 2^{npow}: bucket read-out differs from the model")
     tl = None
@@ -142,13 +164,13 @@ def host_post_s() -> float | None:
     return max(r["post_s"] for r in rows) if rows else None
 
 
-def project(row: dict, layout: M.WindowLayout, mhz: float) -> dict:
+def project(row: dict, layout: M.WindowLayout, mhz: float, adder=MF.DEFAULT_ADDER) -> dict:
     """One 2^26 MSM's bucket phase from a measured random run, and four MSMs end to end (module docstring)."""
     n = 1 << 26
     acc = row["acc_cycles"] * n / row["points"]  # accumulate time grows with the points (the adders' rate)
     fixed = row["other_cycles"]  # clear (when dirty) + read-out: independent of n
     one = (acc + fixed) / (mhz * 1e6)
-    transfer = n * BYTES_PER_POINT / (PCIE_GEN3_X16_GBPS * 1e9)
+    transfer = n * bytes_per_point(adder) / (PCIE_GEN3_X16_GBPS * 1e9)
     post = host_post_s()
     per_adder = -(-layout.num_windows // row["adders"])
     four = 4 * max(one, transfer) + (post or 0.0)
@@ -167,17 +189,18 @@ def memory_estimate(layout: M.WindowLayout, n_bits: int = MF.FIELD_BITS, lane_wi
             "uram288_per_adder": per}
 
 
-def area_verdicts(syn: dict, uram: int | None = None) -> list[str]:
+def area_verdicts(syn: dict, uram: int | None = None, board: str = "vu9p") -> list[str]:
     """Area target checks on the hierarchical yosys result of the engine (empty when all are met); `uram`: the
     bucket memories' URAM288 by shape (yosys maps them to block RAM)."""
     bad = []
-    adder = syn.get("modules", {}).get("TwistedEdwardsAdder")
-    if adder and adder["lut"] > ADDER_MAX_LUT:
-        bad.append(f"the adder (TwistedEdwardsAdder) uses {adder['lut']:,} LUT > {ADDER_MAX_LUT:,}")
+    for module in ADDER_MODULE.values():
+        adder = syn.get("modules", {}).get(module)
+        if adder and adder["lut"] > ADDER_MAX_LUT:
+            bad.append(f"the adder ({module}) uses {adder['lut']:,} LUT > {ADDER_MAX_LUT:,}")
     if syn["lut"] > ENGINE_MAX_LUT:
         bad.append(f"{syn['top']} uses {syn['lut']:,} LUT > {ENGINE_MAX_LUT:,}")
-    if syn["dsp"] > ENGINE_MAX_DSP:
-        bad.append(f"{syn['top']} uses {syn['dsp']:,} DSP48E2 > {ENGINE_MAX_DSP:,}")
+    if syn["dsp"] > ENGINE_MAX_DSP[board]:
+        bad.append(f"{syn['top']} uses {syn['dsp']:,} DSP48E2 > {ENGINE_MAX_DSP[board]:,}")
     if uram is not None and uram > ENGINE_MAX_URAM:
         bad.append(f"{syn['top']} needs {uram} URAM288 > {ENGINE_MAX_URAM}")
     if syn.get("lut_levels", 0) > MAX_LUT_LEVELS:
@@ -189,8 +212,9 @@ def area_verdicts(syn: dict, uram: int | None = None) -> list[str]:
     return bad
 
 
-def rate_verdicts(rows: list, projection: dict | None) -> list[str]:
-    """Busy and time targets on the measured rows (empty when all are met)."""
+def rate_verdicts(rows: list, projection: dict | None, max_one_s: float = 2.5) -> list[str]:
+    """Busy and time targets on the measured rows (empty when all are met); max_one_s: the curve's and board's
+    target for one 2^26 bucket phase (ONE_MSM_MAX_S)."""
     bad = []
     stored = {(r["set"], r["npow"]) for r in rows if r.get("source") == "store"}
     for r in rows:
@@ -201,8 +225,8 @@ def rate_verdicts(rows: list, projection: dict | None) -> list[str]:
             bad.append(f"{r['set']} 2^{r['npow']} ({r.get('source', 'stream')}): adder busy {', '.join(f'{b:.1%}' for b in r['adder_busy_frac'])}"
                        f" (each must be >= {need:.0%})")
     if projection:
-        if projection["one_s"] > ONE_MSM_MAX_S:
-            bad.append(f"one 2^26 bucket phase {projection['one_s']:.3f} s > {ONE_MSM_MAX_S} s")
+        if projection["one_s"] > max_one_s:
+            bad.append(f"one 2^26 bucket phase {projection['one_s']:.3f} s > {max_one_s} s")
         if projection["four_s"] > FOUR_MSM_MAX_S:
             bad.append(f"four 2^26 MSMs {projection['four_s']:.2f} s > {FOUR_MSM_MAX_S} s")
     return bad
@@ -214,8 +238,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--adversarial-npow", type=int, default=12)
     ap.add_argument("--sets", default=",".join(ADVERSARIAL), help="adversarial sets to run ('' for none)")
     ap.add_argument("--top", default="MsmAxis_vu9p_model")
-    ap.add_argument("--mhz", type=float, default=core_mhz("vu9p"),
-                    help="clock for the projections (default: the VU9P block design's core clock)")
+    ap.add_argument("--mhz", type=float, default=None,
+                    help="clock for the projections (default: the core clock of the top's board design)")
     ap.add_argument("--sample-cycles", type=int, default=1024, help="register samples for the busy timeline (0: none)")
     ap.add_argument("--resident", default="",
                     help="sets run again with the points in the point store (tops with one; e.g. half_ones,below16,random:"
@@ -239,7 +263,11 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     layout = layout_of(args.top)
     info = simrun.top_info(args.top)
-    print(f"MSM engine {args.top}: layout {info['layout']} ({layout.total_buckets} buckets), {info['adders']} "
+    adder, board = adder_of(info["curve"]), board_of(args.top)
+    if args.mhz is None:
+        args.mhz = core_mhz(board)
+    max_one_s = ONE_MSM_MAX_S.get((info["curve"], board), 2.5)
+    print(f"MSM engine {args.top} ({info['curve']}, {board}): layout {info['layout']} ({layout.total_buckets} buckets), {info['adders']} "
           f"adder(s) of latency {info['latency']} (windows {info['lane_windows']}), retry queues "
           f"{info['retry_depth']} deep, {info['partial_slots']} partial buckets per adder, "
           f"{info['hazard_stages']} hazard comparators")
@@ -261,13 +289,13 @@ def main(argv=None) -> int:
         print(f"{label:<12}{row['points']:>8}{row['additions']:>11}{row['cycles']:>10}{row['acc_cycles']:>12}"
               f"{busy:>20}{row['stalls']:>8}{row['deferred']:>10}{row['spilled']:>9}{str(row['checked']):>9}"
               f"{row['sim_s']:>8}", flush=True)
-    out = {"top": args.top, "mhz": args.mhz, "layout": info["layout"], "windows": layout.num_windows,
+    out = {"top": args.top, "curve": info["curve"], "board": board, "mhz": args.mhz, "layout": info["layout"], "windows": layout.num_windows,
            "buckets": layout.total_buckets, "adder_latency": info["latency"], "adders": info["adders"],
            "shared_windows": info["shared_windows"], "partials": info["partials"], "rows": rows}
     randoms = [r for r in rows if r["set"] == "random" and r["source"] == "stream"]
     if randoms:
         big = max(randoms, key=lambda r: r["points"])
-        p = project(big, layout, args.mhz)
+        p = project(big, layout, args.mhz, adder)
         out["projection"] = {"from": f"random 2^{big['npow']}", **p}
         post = "not measured" if p["post_s"] is None else f"{p['post_s']:.3f} s"
         print(f"\nprojected at {args.mhz:g} MHz (from random 2^{big['npow']}): one 2^26 bucket phase "
@@ -277,14 +305,14 @@ def main(argv=None) -> int:
         h = anchors.HARDCAML
         print(f"{h['source']} (published, {h['mhz']} MHz): one 2^26 bucket phase {h['bucket_phase_s']} s, 4 x 2^26 "
               f"{h['four_msm_s']} s (host work overlapped)")
-    missed = rate_verdicts(rows, out.get("projection"))
+    missed = rate_verdicts(rows, out.get("projection"), max_one_s)
     fit_missed = False
     if not args.no_synth:
         real = args.top[:-len("_model")] if args.top.endswith("_model") else args.top
         with simulator_output_to_log(LOG):
             syn = hier_synth.run(simrun.RTL / simrun.top_info(real)["file"], real)
-        mem = memory_estimate(layout, lane_windows=info["lane_windows"])
-        adder = syn["modules"]["TwistedEdwardsAdder"]
+        mem = memory_estimate(layout, n_bits=info["n"], lane_windows=info["lane_windows"])
+        adder_syn = syn["modules"][ADDER_MODULE[adder.kind]]
         mul = syn["modules"]["MontgomeryMul"]
         out["synth"] = {k: v for k, v in syn.items() if k not in ("depth_per_module",)}
         out["memory"] = mem
@@ -292,7 +320,7 @@ def main(argv=None) -> int:
         print(f"  {'':<30}{'DSP48E2':>8}{'LUT':>10}{'SRL':>8}{'LUT/DSP':>8}{'LUT6 sites':>12}{'FF':>10}{'BRAM36':>8}"
               f"{'URAM':>6}  depth")
         for label, r in ((f"Montgomery multiplier (x{mul['instances']})", mul),
-                         (f"adder (7 mult. + 6 add/sub, x{adder['instances']})", adder),
+                         (f"adder ({ADDER_MODULE[adder.kind]}, x{adder_syn['instances']})", adder_syn),
                          ("whole engine", syn)):
             ratio = anchors.lut_per_dsp(r["lut"], r["dsp"])
             print(f"  {label:<30}{r['dsp']:>8}{r['lut']:>10}{r['srl']:>8}{str(ratio):>8}{r['lut_sites']:>12}"
@@ -304,28 +332,28 @@ def main(argv=None) -> int:
               f"{mem['bucket_bits'] / 8e6:.1f} MB = {mem['uram288']} URAM288 by shape ("
               f"{' + '.join(map(str, mem['uram288_per_adder']))}; VU9P: 960, 320 per SLR); VU9P LUTs 1,182,240: "
               f"{'met' if syn['lut_sites'] <= 1182240 else 'MISSED'} by LUT6 sites")
-        missed += area_verdicts(syn, mem["uram288"])
+        missed += area_verdicts(syn, mem["uram288"], board)
         hier_synth.print_memories(syn)
-        rows_fit, fit_misses = fit.check_and_record(real, BOARD, syn, simrun.top_info(real)["md5"], info["adders"],
+        rows_fit, fit_misses = fit.check_and_record(real, board, syn, simrun.top_info(real)["md5"], info["adders"],
                                                     verilog=simrun.RTL / simrun.top_info(real)["file"])
-        fit.print_table(real, BOARD, rows_fit)
+        fit.print_table(real, board, rows_fit)
         fit_missed = bool(fit_misses)  # print_table printed them
-        out["fit"] = {"board": BOARD, "tops": {real: rows_fit}}
+        out["fit"] = {"board": board, "tops": {real: rows_fit}}
     for m in missed:
         print(f"TARGET MISSED: {m}")
     for r in rows:
         if r["set"] in HOT_SETS and r["source"] == "stream":
             # the point port takes a point per POINT_BEATS cycles: with few non-zero digits per point, that is the
             # bound on the adders' busy fraction, whatever the scheduler does
-            bound = min(1.0, r["additions"] / (r["adders"] * r["points"] * POINT_BEATS))
+            bound = min(1.0, r["additions"] / (r["adders"] * r["points"] * point_beats(adder)))
             r["port_bound_frac"] = bound
             print(f"NOTE {r['set']} 2^{r['npow']}: {r['additions'] / r['points']:.2f} additions per point; the point "
-                  f"port ({POINT_BEATS} beats a point) bounds each adder at {bound:.1%} busy; measured "
+                  f"port ({point_beats(adder)} beats a point) bounds each adder at {bound:.1%} busy; measured "
                   f"{min(r['adder_busy_frac']):.1%} (lowest adder) = {min(r['adder_busy_frac']) / bound:.0%} of it; "
-                  f"over PCIe Gen3 x16 ({BYTES_PER_POINT} bytes a point) the bound is "
-                  f"{min(1.0, r['additions'] / r['points'] * PCIE_GEN3_X16_GBPS * 1e9 / BYTES_PER_POINT / (r['adders'] * args.mhz * 1e6)):.1%} at {args.mhz:g} MHz")
+                  f"over PCIe Gen3 x16 ({bytes_per_point(adder)} bytes a point) the bound is "
+                  f"{min(1.0, r['additions'] / r['points'] * PCIE_GEN3_X16_GBPS * 1e9 / bytes_per_point(adder) / (r['adders'] * args.mhz * 1e6)):.1%} at {args.mhz:g} MHz")
     if not missed and not fit_missed:
-        print("all MSM targets met (busy, projection" + ("" if args.no_synth else f", {AREA_TARGETS_TEXT}") + ")")
+        print("all MSM targets met (busy, projection" + ("" if args.no_synth else f", {area_targets_text(board)}") + ")")
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))
     return 0

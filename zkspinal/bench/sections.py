@@ -446,7 +446,7 @@ def msm(data: dict, out: Path) -> tuple[str, dict]:
                                                       "post_s")}
         figs["projection"]["from"] = pr["from"]
     if rows and "adder_busy_frac" in rows[0]:
-        lines += ["", _msm_rate_verdict(rows, pr)]
+        lines += ["", _msm_rate_verdict(rows, pr, data.get("curve", "bls12_377_g1"), data.get("board", "vu9p"))]
     syn = data.get("synth")
     if syn:
         srows = []
@@ -458,7 +458,7 @@ def msm(data: dict, out: Path) -> tuple[str, dict]:
         srows.append((f"`{syn['top']}` (whole engine)", syn))
         lines += ["", f"yosys `synth_xilinx -family xcup`, hierarchical; deepest register-to-register logic in "
                       f"`{syn['deepest_module']}`:", ""] + _synth_rows(srows)
-        lines += ["", _msm_area_verdict(syn, (data.get("memory") or {}).get("uram288"))]
+        lines += ["", _msm_area_verdict(syn, (data.get("memory") or {}).get("uram288"), data.get("board", "vu9p"))]
         lines += _fit_lines(data.get("fit"))
         mem = data.get("memory")
         if mem:
@@ -484,19 +484,20 @@ def msm(data: dict, out: Path) -> tuple[str, dict]:
     return "## MSM bucket engine (MsmAxis, BLS12-377 G1)\n\n" + "\n".join(lines), figs
 
 
-def _msm_area_verdict(syn: dict, uram: int | None = None) -> str:
-    from zkspinal.bench.msm import AREA_TARGETS_TEXT, area_verdicts
+def _msm_area_verdict(syn: dict, uram: int | None = None, board: str = "vu9p") -> str:
+    from zkspinal.bench.msm import area_targets_text, area_verdicts
 
-    return _verdict(area_verdicts(syn, uram), f"Area targets met: {AREA_TARGETS_TEXT}.")
+    return _verdict(area_verdicts(syn, uram, board), f"Area targets met: {area_targets_text(board)}.")
 
 
-def _msm_rate_verdict(rows: list, projection: dict | None) -> str:
+def _msm_rate_verdict(rows: list, projection: dict | None, curve: str = "bls12_377_g1", board: str = "vu9p") -> str:
     from zkspinal.bench.msm import FOUR_MSM_MAX_S, HOT_MIN_BUSY, ONE_MSM_MAX_S, RANDOM_MIN_BUSY, rate_verdicts
 
-    return _verdict(rate_verdicts(rows, projection),
+    max_one_s = ONE_MSM_MAX_S.get((curve, board), 2.5)
+    return _verdict(rate_verdicts(rows, projection, max_one_s),
                     f"Rate targets met: every adder >= {RANDOM_MIN_BUSY:.0%} busy on random scalars and >= "
                     f"{HOT_MIN_BUSY:.0%} on the half-ones and below-2^16 sets; one 2^26 bucket phase <= "
-                    f"{ONE_MSM_MAX_S} s, four MSMs <= {FOUR_MSM_MAX_S} s.")
+                    f"{max_one_s} s, four MSMs <= {FOUR_MSM_MAX_S} s.")
 
 
 def _msm_plot(rows: list, path: Path) -> None:

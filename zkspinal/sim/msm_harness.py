@@ -19,7 +19,7 @@ from pathlib import Path
 from zkspinal.paths import SW, top_info
 from zkspinal.sim import simrun
 from reference_model import msm_formats as MF
-from reference_model.curves import FQ
+from reference_model.curves import adder_of
 from reference_model.msm import WindowLayout
 
 HARNESS = SW / "emu" / "bench_msm_axis.cpp"
@@ -42,10 +42,12 @@ def run(top: str, scalars, records, pause: int = 0, seed: int = 1, count: int | 
         resident: bool = False, mem_latency: int = 40, mem_stall: int = 10) -> dict:
     """One job; `buckets` is None when the engine reported an error (see `error`)."""
     exe = build(top)
+    info = top_info(top)
+    adder = adder_of(info["curve"])   # the top's curve: its records (MsmRecord for its n) and its bucket form
     with tempfile.TemporaryDirectory() as tmp:
         t = Path(tmp)
         (t / "s.bin").write_bytes(MF.scalar_stream(scalars) if scalar_bytes is None else scalar_bytes)
-        (t / "p.bin").write_bytes(MF.pack_point_records(records) if point_bytes is None else point_bytes)
+        (t / "p.bin").write_bytes(MF.pack_point_records(records, adder) if point_bytes is None else point_bytes)
         options = ["--resident", "--mem-latency", str(mem_latency), "--mem-stall", str(mem_stall)] if resident else []
         args = [str(exe), *options, str(t / "s.bin"), str(t / "p.bin"), str(len(scalars) if count is None else count),
                 str(t / "b.bin"), str(t / "out.json"), str(pause), str(seed), str(sample)]
@@ -56,7 +58,7 @@ def run(top: str, scalars, records, pause: int = 0, seed: int = 1, count: int | 
             raise RuntimeError(f"msm_harness failed ({proc.returncode}): {proc.stderr[-2000:]}")
         res = json.loads((t / "out.json").read_text())
         data = (t / "b.bin").read_bytes()
-    info = top_info(top)
-    res["buckets"] = MF.unpack_bucket_records(WindowLayout.of_top(info), data, FQ.p) if res["error"] == 0 else None
+    res["buckets"] = (MF.unpack_bucket_records(WindowLayout.of_top(info), data, adder.curve.p, adder)
+                      if res["error"] == 0 else None)
     res["latency"] = info["latency"]
     return res

@@ -17,8 +17,8 @@ from zkspinal.paths import ROOT
 import reference_model.contract as C
 HARNESS = ROOT / "sw" / "emu" / "bench_poseidon_axis.cpp"
 BUILD = ROOT / "build" / "harness"
-IN_RECORD = C.POSEIDON_FRAME_BEAT.bytes + 2        # TDATA, TUSER byte, TLAST byte
-OUT_RECORD = C.POSEIDON_FRAME_BEAT.bytes + 9       # TDATA, TUSER byte, the cycle (u64)
+IN_RECORD = C.POSEIDON_FRAME_BEAT.bytes() + 2        # TDATA, TUSER byte, TLAST byte
+OUT_RECORD = C.POSEIDON_FRAME_BEAT.bytes() + 9       # TDATA, TUSER byte, the cycle (u64)
 
 
 def build(top: str) -> Path:
@@ -36,7 +36,7 @@ def frame_records(beats: list[int], user_first: int = 0) -> bytes:
     """The input records of one frame (TUSER on its first beat, TLAST on its last)."""
     out = bytearray()
     for i, x in enumerate(beats):
-        out += int(x).to_bytes(C.POSEIDON_FRAME_BEAT.bytes, "little") + bytes([user_first if i == 0 else 0, 1 if i == len(beats) - 1 else 0])
+        out += int(x).to_bytes(C.POSEIDON_FRAME_BEAT.bytes(), "little") + bytes([user_first if i == 0 else 0, 1 if i == len(beats) - 1 else 0])
     return bytes(out)
 
 
@@ -59,7 +59,7 @@ def read_outputs(path: Path):
                 return
             if len(rec) != OUT_RECORD:
                 raise RuntimeError(f"{path}: truncated output record")
-            d = C.POSEIDON_FRAME_BEAT.bytes
+            d = C.POSEIDON_FRAME_BEAT.bytes()
             yield int.from_bytes(rec[:d], "little"), rec[d], struct.unpack("<Q", rec[d + 1:])[0]
 
 

@@ -3,8 +3,9 @@
 
 A top is stale when its file in build/rtl is missing or older than a generator source (the Scala sources, build.mill,
 constants/); stale tops are emitted in one Mill run (`Emit --only 'A|B'`, log in build/emit.log, md5 lines on
-stderr).  A top the generator lacks is refused at once, with the tops it has of that kind, when the manifest is
-current (no elaboration run to find out).
+stderr), and so is an on-demand top (a large board configuration a plain emit leaves out: build/rtl/on_demand.json)
+the first time it is asked for.  A top the generator lacks is refused at once, with the tops it has of that kind,
+when the manifest is current (no elaboration run to find out).
 
     python -m zkspinal.sim.rtl ensure TOP [TOP ...]    (exit 1 with the reason on stderr)
     python -m zkspinal.sim.rtl emit [--only REGEX]     (./run.sh emit: every top, or those matching; md5 lines on
@@ -21,6 +22,7 @@ from zkspinal.paths import BUILD, ROOT, RTL
 from zkspinal.sim.buildlock import locked
 
 MANIFEST = RTL / "manifest.json"
+ON_DEMAND = RTL / "on_demand.json"   # the tops a plain emit leaves out (large board configurations), by name
 
 
 def generator_sources() -> list[Path]:
@@ -64,11 +66,12 @@ def ensure(tops: list[str]) -> None:
     """Every top in `tops` emitted and current (see the module's docstring)."""
     newest = newest_source()
     known = json.loads(MANIFEST.read_text()) if MANIFEST.exists() else {}
+    on_demand = set(json.loads(ON_DEMAND.read_text())) if ON_DEMAND.exists() else set()
     if known and not stale(MANIFEST, newest):
         for top in tops:
-            if top not in known:
-                raise _no_such_top(top, known)
-    todo = [t for t in tops if stale(RTL / f"{t}.v", newest)]
+            if top not in known and top not in on_demand:
+                raise _no_such_top(top, {**known, **dict.fromkeys(on_demand)})
+    todo = [t for t in tops if t not in known or stale(RTL / f"{t}.v", newest)]
     if todo:
         try:
             emit("|".join(todo))

@@ -32,6 +32,7 @@ from zkspinal.tb.base import Tb
 
 # the top's curve and its adder (twisted Edwards for BLS12-377, XYZZ for BN254): its records, buckets and model
 ADDER = adder_of(top_info(os.environ["ZK_TOP"])["curve"])
+PB = MF.records_of(ADDER).point_bytes      # a point record's bytes on this curve (MsmRecord.point)
 
 
 def pack_points(records) -> bytes:
@@ -117,12 +118,12 @@ class MsmTb(Tb):
         sb = MF.scalar_stream(scalars) if scalar_bytes is None else scalar_bytes
         pb = pack_points(records) if point_bytes is None else point_bytes
         if chunk:
-            sstep, pstep = chunk * MF.SCALAR_BYTES, chunk * MF.RECORD_BYTES
-            for k in range(0, max(len(sb) // MF.SCALAR_BYTES, len(pb) // MF.RECORD_BYTES), chunk):
+            sstep, pstep = chunk * MF.SCALAR_BYTES, chunk * PB
+            for k in range(0, max(len(sb) // MF.SCALAR_BYTES, len(pb) // PB), chunk):
                 if sb[k * MF.SCALAR_BYTES:k * MF.SCALAR_BYTES + sstep]:
                     await self.scalars.send(AxiStreamFrame(sb[k * MF.SCALAR_BYTES:k * MF.SCALAR_BYTES + sstep]))
-                if pb[k * MF.RECORD_BYTES:k * MF.RECORD_BYTES + pstep]:
-                    await self.points.send(AxiStreamFrame(pb[k * MF.RECORD_BYTES:k * MF.RECORD_BYTES + pstep]))
+                if pb[k * PB:k * PB + pstep]:
+                    await self.points.send(AxiStreamFrame(pb[k * PB:k * PB + pstep]))
         else:
             if sb:
                 await self.scalars.send(AxiStreamFrame(sb))
@@ -174,9 +175,9 @@ class MsmTb(Tb):
             await self.wr(SOURCE, 0)
 
     def stored_record(self, i: int) -> bytes:
-        """Point i's 192 bytes as the store holds them (msm_formats.store_location)."""
-        c, addr = MF.store_location(i, len(self.rams))
-        return self.rams[c].read(addr, MF.RECORD_BYTES)
+        """Point i's record as the store holds them (msm_formats.store_location)."""
+        c, addr = MF.store_location(i, len(self.rams), ADDER)
+        return self.rams[c].read(addr, PB)
 
     async def soft_reset(self):
         """After an error the engine drains both inputs: let the sources finish, then reset."""
@@ -298,7 +299,7 @@ async def bad_inputs(tb: MsmTb, r: random.Random):
     await tb.soft_reset()
     # non-zero padding bits in a point record
     pb = bytearray(pack_points(records))
-    pb[2 * MF.RECORD_BYTES + 190] = 0x40
+    pb[3 * PB - 2] = 0x40   # record 2, a bit far above 3n
     res = await tb.run(good, records, point_bytes=bytes(pb), expect_error=E_PADDING)
     assert res["error_index"] == 2, res
     await tb.soft_reset()
@@ -381,6 +382,15 @@ async def resident_jobs(tb: MsmTb, r: random.Random, n: int):
     await check_job(tb, "random", n, r, post=True, loaded=loaded)     # the store is as it was
     await tb.load(points_for(n, 99)[1][:5])                           # a shorter load replaces it
     await check_job(tb, "random", 5, r, loaded=points_for(n, 99))
+    # a load into every channel's second page (q records to a page: 21 on BLS12-377, 32 on BN254), a job on all
+    store = tb.info["point_store"]
+    q, ch = store["points_per_page"], store["channels"]
+    assert q == MF.store_points_per_page(ADDER), f"the manifest's {q} points per page"
+    big = points_for(ch * q + ch + 1, 77)
+    await tb.load(big[1])
+    for i in (ch * q - 1, ch * q, ch * q + ch):
+        assert tb.stored_record(i) == pack_points([big[1][i]]), f"point {i} in the store (page 1)"
+    await check_job(tb, "random", len(big[1]), r, post=True, loaded=big)
 
 
 async def resident_bad_inputs(tb: MsmTb, r: random.Random):
@@ -402,7 +412,7 @@ async def resident_bad_inputs(tb: MsmTb, r: random.Random):
     await tb.wr(SOURCE, 0)
     # a bad record in a load (padding bits): STORED stays 0
     pb = bytearray(pack_points(records))
-    pb[3 * MF.RECORD_BYTES + 190] = 0x40
+    pb[4 * PB - 2] = 0x40   # record 3
     res = await tb.load(records, point_bytes=bytes(pb), expect_error=E_PADDING)
     assert res["error_index"] == 3, res
     await tb.soft_reset()

@@ -38,7 +38,7 @@ def info() -> dict:
 
 
 def elements_bytes(xs) -> bytes:
-    return b"".join(int(x).to_bytes(C.POSEIDON_FRAME_BEAT.bytes, "little") for x in xs)
+    return b"".join(int(x).to_bytes(C.POSEIDON_FRAME_BEAT.bytes(), "little") for x in xs)
 
 
 class Job:
@@ -47,7 +47,7 @@ class Job:
     def __init__(self, beats: list[int], user_first: int, want: int, want_user: int, label: str):
         self.beats, self.label = beats, label
         self.want, self.want_user = want, want_user
-        d = C.POSEIDON_FRAME_BEAT.bytes  # TUSER per byte of a beat
+        d = C.POSEIDON_FRAME_BEAT.bytes()  # TUSER per byte of a beat
         tuser = [user_first] * d + [0] * (d * (len(beats) - 1))
         self.frame = AxiStreamFrame(elements_bytes(beats), tuser=tuser)
 

@@ -7,7 +7,8 @@ use ark_ff::AdditiveGroup;
 use rayon::prelude::*;
 
 use crate::consts::consts;
-use crate::format::*;
+use crate::format::{from_hw_word, hw_word, BUCKET_FIELDS, BUCKET_RECORD_BYTES, POINT_FIELDS, POINT_RECORD_BYTES, TAG};
+use crate::record::Rec;
 use crate::layout::WindowLayout;
 use crate::HostError;
 
@@ -40,17 +41,18 @@ pub fn mixed_add(s: &mut Acc, q: &Pre, negate: bool) {
 
 /// point records (hardware words) -> plain values
 pub fn parse_point_records(data: &[u8]) -> Result<Vec<Pre>, HostError> {
-    if data.len() % RECORD_BYTES != 0 {
-        return Err(HostError::new(format!("point records: {} bytes is not a multiple of {RECORD_BYTES}", data.len())));
+    if data.len() % POINT_RECORD_BYTES != 0 {
+        return Err(HostError::new(format!("point records: {} bytes is not a multiple of {POINT_RECORD_BYTES}",
+                                          data.len())));
     }
     let k = consts();
-    data.par_chunks(RECORD_BYTES)
+    data.par_chunks(POINT_RECORD_BYTES)
         .enumerate()
         .map(|(i, b)| {
-            let rec = record_from_bytes(b);
+            let rec = Rec::from_bytes(b);
             let mut q = [Fq::ZERO; 3];
             for (c, v) in q.iter_mut().enumerate() {
-                *v = from_hw_word(&get_field(&rec, POINT_FIELDS[c]))
+                *v = from_hw_word(&rec.get(POINT_FIELDS[c]))
                     .ok_or_else(|| HostError::at("point record", i, "a coordinate is >= p"))?
                     * k.two_7;
             }
@@ -66,11 +68,11 @@ pub fn accumulate(layout: &WindowLayout, pre: &[Pre], scalars: &[[u64; 4]]) -> V
     let mut digits = vec![0i32; scalars.len() * w];
     digits.par_chunks_mut(w).zip(scalars.par_iter()).for_each(|(d, s)| layout.digits(s, d));
     let k = consts();
-    let mut out = vec![0u8; layout.total_buckets() * RECORD_BYTES];
+    let mut out = vec![0u8; layout.total_buckets() * BUCKET_RECORD_BYTES];
     let mut slices = Vec::with_capacity(w);
     let mut rest = out.as_mut_slice();
     for j in 0..w {
-        let (a, b) = rest.split_at_mut(layout.buckets(j) * RECORD_BYTES);
+        let (a, b) = rest.split_at_mut(layout.buckets(j) * BUCKET_RECORD_BYTES);
         slices.push((j, a));
         rest = b;
     }
@@ -83,12 +85,12 @@ pub fn accumulate(layout: &WindowLayout, pre: &[Pre], scalars: &[[u64; 4]]) -> V
             }
         }
         for (b, acc) in buckets.iter().enumerate() {
-            let mut rec = [0u64; RECORD_WORDS];
+            let mut rec = Rec::zero(BUCKET_RECORD_BYTES);
             for (c, v) in acc.iter().enumerate() {
-                put_field(&mut rec, BUCKET_FIELDS[c], &hw_word(&(*v * k.inv_2_7)));
+                rec.put(BUCKET_FIELDS[c], &hw_word(&(*v * k.inv_2_7)));
             }
-            put_tag(&mut rec, j, b + 1);
-            record_to_bytes(&rec, &mut o[b * RECORD_BYTES..(b + 1) * RECORD_BYTES]);
+            rec.put_tag(TAG, j, b + 1);
+            rec.write(&mut o[b * BUCKET_RECORD_BYTES..(b + 1) * BUCKET_RECORD_BYTES]);
         }
     });
     out

@@ -10,19 +10,20 @@ use ark_ff::{Field, One, Zero};
 use rayon::prelude::*;
 
 use crate::consts::consts;
-use crate::format::{decode_point, hw_word, put_field, record_to_bytes, POINT_BYTES, POINT_FIELDS, RECORD_BYTES, RECORD_WORDS};
+use crate::format::{decode_point, hw_word, POINT_BYTES, POINT_FIELDS, POINT_RECORD_BYTES};
+use crate::record::Rec;
 use crate::HostError;
 
 pub const CHUNK: usize = 2048;
 
 /// the identity's record (1/2, 1/2, 0)
-pub fn identity_record() -> [u8; RECORD_BYTES] {
+pub fn identity_record() -> [u8; POINT_RECORD_BYTES] {
     let k = consts();
-    let mut rec = [0u64; RECORD_WORDS];
-    put_field(&mut rec, POINT_FIELDS[0], &hw_word(&k.half_hw));
-    put_field(&mut rec, POINT_FIELDS[1], &hw_word(&k.half_hw));
-    let mut out = [0u8; RECORD_BYTES];
-    record_to_bytes(&rec, &mut out);
+    let mut rec = Rec::zero(POINT_RECORD_BYTES);
+    rec.put(POINT_FIELDS[0], &hw_word(&k.half_hw));
+    rec.put(POINT_FIELDS[1], &hw_word(&k.half_hw));
+    let mut out = [0u8; POINT_RECORD_BYTES];
+    rec.write(&mut out);
     out
 }
 
@@ -71,7 +72,7 @@ fn convert_chunk(pts: &[G1Affine], out: &mut [u8], base: usize, check_subgroup: 
     batch_invert(&mut den, &mut scratch);
     let ident = identity_record();
     for i in 0..n {
-        let o = &mut out[i * RECORD_BYTES..(i + 1) * RECORD_BYTES];
+        let o = &mut out[i * POINT_RECORD_BYTES..(i + 1) * POINT_RECORD_BYTES];
         if special[i] {
             o.copy_from_slice(&ident);
             continue;
@@ -79,11 +80,11 @@ fn convert_chunk(pts: &[G1Affine], out: &mut [u8], base: usize, check_subgroup: 
         let up1 = u[i] + Fq::one();
         let ex = k.c * u[i] * up1 * den[i];
         let ey = (u[i] - Fq::one()) * sy[i] * den[i];
-        let mut rec = [0u64; RECORD_WORDS];
-        put_field(&mut rec, POINT_FIELDS[0], &hw_word(&((ey - ex) * k.half_hw)));
-        put_field(&mut rec, POINT_FIELDS[1], &hw_word(&((ey + ex) * k.half_hw)));
-        put_field(&mut rec, POINT_FIELDS[2], &hw_word(&(ex * ey * k.four_d_hw)));
-        record_to_bytes(&rec, o);
+        let mut rec = Rec::zero(POINT_RECORD_BYTES);
+        rec.put(POINT_FIELDS[0], &hw_word(&((ey - ex) * k.half_hw)));
+        rec.put(POINT_FIELDS[1], &hw_word(&((ey + ex) * k.half_hw)));
+        rec.put(POINT_FIELDS[2], &hw_word(&(ex * ey * k.four_d_hw)));
+        rec.write(o);
     }
 }
 
@@ -93,10 +94,10 @@ fn merge(parts: Vec<Vec<usize>>) -> Vec<usize> {
 
 /// Affine points (assumed on the curve) -> records; returns the exception indices in increasing order.
 pub fn precompute_points(points: &[G1Affine], out: &mut [u8], check_subgroup: bool) -> Vec<usize> {
-    assert_eq!(out.len(), points.len() * RECORD_BYTES);
+    assert_eq!(out.len(), points.len() * POINT_RECORD_BYTES);
     let parts: Vec<Vec<usize>> = points
         .par_chunks(CHUNK)
-        .zip(out.par_chunks_mut(CHUNK * RECORD_BYTES))
+        .zip(out.par_chunks_mut(CHUNK * POINT_RECORD_BYTES))
         .enumerate()
         .map(|(c, (pts, o))| {
             let mut exc = Vec::new();
@@ -109,14 +110,14 @@ pub fn precompute_points(points: &[G1Affine], out: &mut [u8], check_subgroup: bo
 
 /// Encoded points (96 bytes each, arkworks uncompressed) -> records, checking every point.
 pub fn precompute_encoded(data: &[u8], out: &mut [u8], check_subgroup: bool) -> Result<Vec<usize>, HostError> {
-    if data.len() % POINT_BYTES != 0 || out.len() != data.len() / POINT_BYTES * RECORD_BYTES {
+    if data.len() % POINT_BYTES != 0 || out.len() != data.len() / POINT_BYTES * POINT_RECORD_BYTES {
         return Err(HostError::new(format!(
             "point data of {} bytes and record buffer of {} bytes do not match ({} and {} bytes per point)",
-            data.len(), out.len(), POINT_BYTES, RECORD_BYTES)));
+            data.len(), out.len(), POINT_BYTES, POINT_RECORD_BYTES)));
     }
     let parts: Result<Vec<Vec<usize>>, HostError> = data
         .par_chunks(CHUNK * POINT_BYTES)
-        .zip(out.par_chunks_mut(CHUNK * RECORD_BYTES))
+        .zip(out.par_chunks_mut(CHUNK * POINT_RECORD_BYTES))
         .enumerate()
         .map(|(c, (d, o))| {
             let mut pts = Vec::with_capacity(CHUNK);

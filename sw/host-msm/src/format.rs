@@ -1,4 +1,4 @@
-//! Stream records and file encodings (reference_model/msm_formats.md).
+//! BLS12-377's stream records and file encodings (reference_model/msm_formats.md; the records of every curve: record.rs).
 //!
 //! Hardware field words are x*2^377 mod p.  arkworks keeps Fq as x*2^384 mod p, so the limbs of the arkworks
 //! element x*2^-7 are exactly the hardware word of x, and an arkworks element built from a hardware word without
@@ -8,26 +8,25 @@ use ark_bls12_377::{Fq, G1Affine};
 use ark_ff::{BigInt, PrimeField};
 
 use crate::contract::{self as c, Field};
+use crate::record::Records;
+pub use crate::record::Word;
 
 /// n: the bits of a field element in the records (MsmRecord's positions are multiples of it)
 pub const FIELD_BITS: u32 = <Fq as PrimeField>::MODULUS_BIT_SIZE;
-pub const RECORD_BYTES: usize = c::MSM_RECORD_POINT.bytes();
-pub const RECORD_WORDS: usize = c::MSM_RECORD_POINT.words();
+/// BLS12-377's records (the contract's at n = 377)
+pub const RECORDS: Records = Records::at(FIELD_BITS);
+/// bytes of BLS12-377's point record and bucket record
+pub const POINT_RECORD_BYTES: usize = RECORDS.point_bytes;
+pub const BUCKET_RECORD_BYTES: usize = RECORDS.bucket_bytes;
 /// QM, QP, QT of a point record
-pub const POINT_FIELDS: [Field; 3] =
-    [c::MSM_RECORD_POINT_QM.at(FIELD_BITS), c::MSM_RECORD_POINT_QP.at(FIELD_BITS), c::MSM_RECORD_POINT_QT.at(FIELD_BITS)];
+pub const POINT_FIELDS: [Field; 3] = RECORDS.point;
 /// U, V, W, T of a bucket record
-pub const BUCKET_FIELDS: [Field; 4] = [c::MSM_RECORD_BUCKET_U.at(FIELD_BITS), c::MSM_RECORD_BUCKET_V.at(FIELD_BITS),
-    c::MSM_RECORD_BUCKET_W.at(FIELD_BITS), c::MSM_RECORD_BUCKET_T.at(FIELD_BITS)];
+pub const BUCKET_FIELDS: [Field; 4] = RECORDS.bucket;
 /// the tag (MSM_RECORD_TAG_WINDOW, MSM_RECORD_TAG_BUCKET) in a bucket record
-pub const TAG: Field = c::MSM_RECORD_BUCKET_TAG.at(FIELD_BITS);
+pub const TAG: Field = RECORDS.tag;
 pub const WINDOW_TAG_BITS: usize = c::MSM_RECORD_TAG_WINDOW.width as usize;
 pub const POINT_BYTES: usize = 96;
 pub const SCALAR_BYTES: usize = c::MSM_RECORD_SCALARS_FIRST.at(0).width as usize / 8;
-const _: () = assert!(FIELD_BITS <= c::MSM_RECORD_BUCKET.max_n && c::MSM_RECORD_BUCKET.bytes() == RECORD_BYTES
-    && FIELD_BITS as usize <= 64 * 6 && TAG.width <= 64);
-
-pub type Word = [u64; 6];
 
 /// the hardware word of an element given as (x * 2^-7): its Montgomery limbs
 #[inline]
@@ -44,44 +43,6 @@ pub fn from_hw_word(w: &Word) -> Option<Fq> {
     } else {
         None
     }
-}
-
-/// writes a field element's word into its field of a record
-pub fn put_field(rec: &mut [u64; RECORD_WORDS], f: Field, v: &Word) {
-    f.put_words(rec, v);
-}
-
-/// a field element's word from its field of a record
-pub fn get_field(rec: &[u64; RECORD_WORDS], f: Field) -> Word {
-    let mut v = [0u64; 6];
-    f.get_words(rec, &mut v);
-    v
-}
-
-pub fn put_tag(rec: &mut [u64; RECORD_WORDS], window: usize, bucket: usize) {
-    let tag = c::MSM_RECORD_TAG_WINDOW.put(window as u64) | c::MSM_RECORD_TAG_BUCKET.put(bucket as u64);
-    TAG.put_words(rec, &[tag]);
-}
-
-/// (window, bucket) from a record's tag
-pub fn get_tag(rec: &[u64; RECORD_WORDS]) -> (usize, usize) {
-    let mut tag = [0u64];
-    TAG.get_words(rec, &mut tag);
-    (c::MSM_RECORD_TAG_WINDOW.get(tag[0]) as usize, c::MSM_RECORD_TAG_BUCKET.get(tag[0]) as usize)
-}
-
-pub fn record_to_bytes(rec: &[u64; RECORD_WORDS], out: &mut [u8]) {
-    for (i, w) in rec.iter().enumerate() {
-        out[8 * i..8 * i + 8].copy_from_slice(&w.to_le_bytes());
-    }
-}
-
-pub fn record_from_bytes(inp: &[u8]) -> [u64; RECORD_WORDS] {
-    let mut rec = [0u64; RECORD_WORDS];
-    for (i, w) in rec.iter_mut().enumerate() {
-        *w = u64::from_le_bytes(inp[8 * i..8 * i + 8].try_into().unwrap());
-    }
-    rec
 }
 
 fn le_limbs(b: &[u8]) -> Word {
@@ -156,29 +117,24 @@ pub fn hex96(x: &Fq) -> String {
 mod tests {
     use super::*;
 
-    /// the C API's hand-written sizes (include/zkmsm.h) are this crate's, which are the contract's
+    /// the C API's hand-written sizes (include/zkmsm.h) are this crate's; record sizes are not among them (the
+    /// functions zkmsm_curve_*_record_bytes give them, from the contract)
     #[test]
     fn public_header_agrees() {
         let h = include_str!("../include/zkmsm.h");
-        for (name, v) in [("RECORD", RECORD_BYTES), ("SCALAR", SCALAR_BYTES), ("POINT", POINT_BYTES)] {
+        for (name, v) in [("SCALAR", SCALAR_BYTES), ("POINT", POINT_BYTES)] {
             assert!(h.contains(&format!("#define ZKMSM_{name}_BYTES {v}\n")), "zkmsm.h: ZKMSM_{name}_BYTES is not {v}");
         }
+        assert!(!h.contains("#define ZKMSM_RECORD"), "zkmsm.h: record sizes depend on the curve");
     }
 
+    /// BLS12-377's records: three beats each, the tag filling the bucket record's last word
     #[test]
-    fn fields_round_trip() {
-        let mut rec = [u64::MAX; RECORD_WORDS];
-        let w: Word = [1, 2, 3, 4, 5, (1 << 56) | 7];
-        for f in BUCKET_FIELDS {
-            put_field(&mut rec, f, &w);
-            assert_eq!(get_field(&rec, f), w);
-        }
-        put_tag(&mut rec, 5, 1234);
-        assert_eq!(get_tag(&rec), (5, 1234));
+    fn bls12_377_records() {
+        assert_eq!((POINT_RECORD_BYTES, BUCKET_RECORD_BYTES), (3 * 64, 3 * 64));
         assert_eq!(TAG.lsb % 64 + TAG.width, 64, "the tag fills the last word");
-        assert_eq!(rec[RECORD_WORDS - 1] >> (TAG.lsb % 64), (1234 << c::MSM_RECORD_TAG_BUCKET.lsb) | 5);
-        let mut bytes = [0u8; RECORD_BYTES];
-        record_to_bytes(&rec, &mut bytes);
-        assert_eq!(record_from_bytes(&bytes), rec);
+        let mut rec = crate::record::Rec::zero(BUCKET_RECORD_BYTES);
+        rec.put_tag(TAG, 5, 1234);
+        assert_eq!(rec.words()[rec.words().len() - 1] >> (TAG.lsb % 64), (1234 << c::MSM_RECORD_TAG_BUCKET.lsb) | 5);
     }
 }

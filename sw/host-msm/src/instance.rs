@@ -6,33 +6,44 @@
 //! key, at the top and inside a point, is ignored (files written by other tools carry a name, the curve, the
 //! expected result).  Refused, with the place named: malformed JSON, a missing or non-array "points"/"scalars", a
 //! point that is neither form, a number out of range or malformed, points not on the curve, unequal counts.
+//! The grammar is one for every curve (`parse_sw`: coordinates below the curve's p, scalars below its r, points on
+//! y^2 = x^3 + b); `parse` is BLS12-377's, the default.
 
-use ark_bls12_377::{Fq, Fr, G1Affine};
-
-use ark_ff::{BigInt, PrimeField};
+use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
+use ark_ff::PrimeField;
+use ark_serialize::{CanonicalSerialize, Compress};
 use serde_json::Value;
 
-use crate::format::{encode_point, POINT_BYTES, SCALAR_BYTES};
+use crate::format::SCALAR_BYTES;
 use crate::HostError;
 
-/// A parsed instance: the points in arkworks' uncompressed encoding and the scalars as 32-byte LE words, the
-/// formats of the data-set files (io.rs) and of the C ABI.
-pub struct Instance {
-    pub points: Vec<G1Affine>,
+type F<P> = <P as ark_ec::CurveConfig>::BaseField;
+
+/// A parsed instance of a curve: the points (arkworks' uncompressed encoding in `write`) and the scalars as 32-byte
+/// LE words, the formats of the data-set files (io.rs) and of the C ABI.
+pub struct SwInstance<P: SWCurveConfig> {
+    pub points: Vec<Affine<P>>,
     pub scalars: Vec<[u64; 4]>,
 }
 
-impl Instance {
+/// BLS12-377's instance (`parse`)
+pub type Instance = SwInstance<ark_bls12_377::g1::Config>;
+
+impl<P: SWCurveConfig> SwInstance<P> {
     pub fn len(&self) -> usize {
         self.points.len()
     }
     pub fn is_empty(&self) -> bool {
         self.points.is_empty()
     }
-    /// points (POINT_BYTES each) and scalars (SCALAR_BYTES each) into the two buffers
+    /// bytes of one encoded point (BLS12-377 and BLS12-381 96, BN254 64)
+    pub fn point_bytes(&self) -> usize {
+        crate::xyzz::point_bytes::<P>()
+    }
+    /// points (point_bytes each) and scalars (SCALAR_BYTES each) into the two buffers
     pub fn write(&self, points: &mut [u8], scalars: &mut [u8]) {
-        for (p, out) in self.points.iter().zip(points.chunks_exact_mut(POINT_BYTES)) {
-            encode_point(p, out);
+        for (p, out) in self.points.iter().zip(points.chunks_exact_mut(self.point_bytes())) {
+            p.serialize_with_mode(out, Compress::No).expect("a buffer of the point's size");
         }
         for (s, out) in self.scalars.iter().zip(scalars.chunks_exact_mut(SCALAR_BYTES)) {
             for (i, l) in s.iter().enumerate() {
@@ -98,23 +109,43 @@ fn hex(limbs: &[u64]) -> String {
     if t.is_empty() { "0".into() } else { t.into() }
 }
 
-fn coordinate(v: &Value, what: &str) -> Result<Fq, HostError> {
-    let l = number(v, what)?;
-    Fq::from_bigint(BigInt(l)).ok_or_else(|| HostError::new(format!("{what}: 0x{} is not below p = 0x{}", hex(&l),
-                                                                    hex(&Fq::MODULUS.0))))
+/// the limbs of a prime field element's integer, or None when the number is not below the modulus
+fn below<Fe: PrimeField>(l: &[u64; 6]) -> Option<Fe> {
+    let mut b = Fe::BigInt::default();
+    let n = b.as_ref().len();
+    if l[n..].iter().any(|&v| v != 0) {
+        return None;
+    }
+    b.as_mut().copy_from_slice(&l[..n]);
+    Fe::from_bigint(b)
 }
 
-fn scalar(v: &Value, what: &str) -> Result<[u64; 4], HostError> {
+fn coordinate<Fe: PrimeField>(v: &Value, what: &str) -> Result<Fe, HostError> {
+    let l = number(v, what)?;
+    below::<Fe>(&l).ok_or_else(|| HostError::new(format!("{what}: 0x{} is not below p = 0x{}", hex(&l),
+                                                         hex(Fe::MODULUS.as_ref()))))
+}
+
+fn scalar<Fs: PrimeField>(v: &Value, what: &str) -> Result<[u64; 4], HostError> {
     let l = number(v, what)?;
     let s = [l[0], l[1], l[2], l[3]];
-    if l[4] != 0 || l[5] != 0 || BigInt::<4>(s) >= Fr::MODULUS {
-        return Err(HostError::new(format!("{what}: 0x{} is not below r = 0x{}", hex(&l), hex(&Fr::MODULUS.0))));
+    if below::<Fs>(&l).is_none() || l[4] != 0 || l[5] != 0 {
+        return Err(HostError::new(format!("{what}: 0x{} is not below r = 0x{}", hex(&l), hex(Fs::MODULUS.as_ref()))));
     }
     Ok(s)
 }
 
-/// Parses an instance from its JSON text (the points are checked to lie on the curve y^2 = x^3 + 1).
+/// Parses a BLS12-377 instance from its JSON text (`parse_sw`).
 pub fn parse(text: &[u8]) -> Result<Instance, HostError> {
+    parse_sw(text)
+}
+
+/// Parses an instance of the curve P from its JSON text (the points are checked to lie on the curve y^2 = x^3 + b;
+/// the subgroup is the precomputation's business).
+pub fn parse_sw<P: SWCurveConfig>(text: &[u8]) -> Result<SwInstance<P>, HostError>
+where
+    F<P>: PrimeField,
+{
     let doc: Value = serde_json::from_slice(text).map_err(|e| {
         HostError::new(format!("malformed JSON: {e}"))
     })?;
@@ -127,14 +158,15 @@ pub fn parse(text: &[u8]) -> Result<Instance, HostError> {
     let mut points = Vec::with_capacity(pts.len());
     for (i, item) in pts.iter().enumerate() {
         let p = match item {
-            Value::String(s) if s == "infinity" => G1Affine::identity(),
+            Value::String(s) if s == "infinity" => Affine::<P>::identity(),
             Value::Object(m) if m.contains_key("x") && m.contains_key("y") => {
-                let x = coordinate(&m["x"], &format!("points[{i}].x"))?;
-                let y = coordinate(&m["y"], &format!("points[{i}].y"))?;
-                let p = G1Affine::new_unchecked(x, y);
+                let x = coordinate::<F<P>>(&m["x"], &format!("points[{i}].x"))?;
+                let y = coordinate::<F<P>>(&m["y"], &format!("points[{i}].y"))?;
+                let p = Affine::<P>::new_unchecked(x, y);
                 if !p.is_on_curve() {
-                    return Err(HostError::new(format!("points[{i}]: (0x{}, 0x{}) is not on the curve y^2 = x^3 + 1",
-                                                      hex(&x.into_bigint().0), hex(&y.into_bigint().0))));
+                    return Err(HostError::new(format!("points[{i}]: (0x{}, 0x{}) is not on the curve y^2 = x^3 + {}",
+                                                      hex(x.into_bigint().as_ref()), hex(y.into_bigint().as_ref()),
+                                                      hex(P::COEFF_B.into_bigint().as_ref()))));
                 }
                 p
             }
@@ -145,17 +177,19 @@ pub fn parse(text: &[u8]) -> Result<Instance, HostError> {
         };
         points.push(p);
     }
-    let scalars = scs.iter().enumerate().map(|(i, s)| scalar(s, &format!("scalars[{i}]")))
+    let scalars = scs.iter().enumerate().map(|(i, s)| scalar::<P::ScalarField>(s, &format!("scalars[{i}]")))
         .collect::<Result<Vec<_>, _>>()?;
     if points.len() != scalars.len() {
         return Err(HostError::new(format!("{} points but {} scalars", points.len(), scalars.len())));
     }
-    Ok(Instance { points, scalars })
+    Ok(SwInstance { points, scalars })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::POINT_BYTES;
+    use ark_bls12_377::{Fq, Fr, G1Affine};
     use ark_ec::{AffineRepr, CurveGroup};
 
     fn gen_hex() -> (String, String) {
@@ -205,5 +239,40 @@ mod tests {
             let e = parse(text.as_bytes()).err().unwrap_or_else(|| panic!("accepted {text}"));
             assert!(e.0.contains(want), "{text}: {e} (wanted {want})");
         }
+    }
+
+    /// the same grammar on BN254 and BLS12-381: their p, r, b; their point encodings in `write`
+    #[test]
+    fn other_curves() {
+        type B = ark_bn254::g1::Config;
+        let text = r#"{"points": [{"x": "0x1", "y": "0x2"}, "infinity"], "scalars": ["0x7", 3]}"#;
+        let inst = parse_sw::<B>(text.as_bytes()).unwrap();
+        assert_eq!(inst.points[0], Affine::<B>::generator());
+        assert_eq!((inst.len(), inst.point_bytes()), (2, 64));
+        let mut p = vec![0u8; 2 * 64];
+        let mut s = vec![0u8; 2 * SCALAR_BYTES];
+        inst.write(&mut p, &mut s);
+        assert_eq!(crate::xyzz::decode_points::<B>(&p).unwrap(), inst.points);
+        let e = parse_sw::<B>(br#"{"points": [{"x": "0x1", "y": "0x3"}], "scalars": [1]}"#).err().unwrap();
+        assert!(e.0.contains("is not on the curve y^2 = x^3 + 3"), "{e}");
+        let r = hex(<ark_bn254::Fr as PrimeField>::MODULUS.as_ref());
+        let e = parse_sw::<B>(format!(r#"{{"points": ["infinity"], "scalars": ["0x{r}"]}}"#).as_bytes()).err().unwrap();
+        assert!(e.0.contains("is not below r"), "{e}");
+        // a BLS12-377 coordinate is too wide for BN254's p
+        let (x, y) = gen_hex();
+        let e = parse_sw::<B>(format!(r#"{{"points": [{{"x": "{x}", "y": "{y}"}}], "scalars": [1]}}"#).as_bytes())
+            .err().unwrap();
+        assert!(e.0.contains("points[0].x: 0x") && e.0.contains("is not below p"), "{e}");
+        type G = ark_bls12_381::g1::Config;
+        let g = Affine::<G>::generator();
+        let (gx, gy) = g.xy().unwrap();
+        let text = format!(r#"{{"points": [{{"x": "0x{}", "y": "0x{}"}}], "scalars": [5]}}"#,
+                           hex(gx.into_bigint().as_ref()), hex(gy.into_bigint().as_ref()));
+        let inst = parse_sw::<G>(text.as_bytes()).unwrap();
+        assert_eq!((inst.points[0], inst.point_bytes()), (g, 96));
+        let mut p = vec![0u8; 96];
+        let mut s = vec![0u8; SCALAR_BYTES];
+        inst.write(&mut p, &mut s);
+        assert_eq!(crate::xyzz::decode_points::<G>(&p).unwrap(), vec![g]);
     }
 }

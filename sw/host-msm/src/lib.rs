@@ -1,7 +1,10 @@
-//! zkmsm: host side of the zkspinal MSM engine (BLS12-377 G1).
+//! zkmsm: host side of the zkspinal MSM engine (G1 of BLS12-377, BN254, BLS12-381).
 //!
-//! * `convert`    points -> the engine's precomputed twisted Edwards records (parallel, batched inversions)
-//! * `post`       the engine's bucket read-out -> the MSM result (parallel over windows)
+//! * `curve`      the curves by name and by the contract's code (MSM_CURVE_*: an MSM card's identity)
+//! * `record`     the stream records at a curve's field width n (sizes and positions from the contract)
+//! * `convert`    BLS12-377 points -> the engine's precomputed twisted Edwards records (parallel, batched inversions)
+//! * `post`       BLS12-377: the engine's bucket read-out -> the MSM result (parallel over windows)
+//! * `xyzz`       BN254 and BLS12-381 (the XYZZ adder): records, post-processing, the accumulation model
 //! * `accumulate` a software model of the engine's bucket accumulation (tests, benchmarks)
 //! * `gen`, `io`  data sets in the ZPrize harness layout; `reference` arkworks' own MSM
 //! * `instance`   the JSON instance file both engines read
@@ -16,6 +19,7 @@ pub mod contract;
 #[path = "../../lib/zk_contract_kat.rs"] // the contract's known answers: a mutated layout stops the build
 mod contract_kat;
 pub mod convert;
+pub mod curve;
 pub mod ffi;
 pub mod format;
 pub mod gen;
@@ -23,6 +27,7 @@ pub mod instance;
 pub mod io;
 pub mod layout;
 pub mod post;
+pub mod record;
 pub mod xyzz;
 
 use std::fmt;

@@ -17,18 +17,19 @@ use ark_ff::{BigInt, Field, One, Zero};
 use rayon::prelude::*;
 
 use crate::consts::consts;
-use crate::format::*;
+use crate::format::{from_hw_word, BUCKET_FIELDS, BUCKET_RECORD_BYTES, TAG};
+use crate::record::Rec;
 use crate::layout::WindowLayout;
 use crate::HostError;
 
 /// record `idx` as an extended twisted Edwards point, with its tag; `what` names it in errors
 fn record_point(data: &[u8], idx: usize, what: &str) -> Result<(G1TEProjective, usize, usize), HostError> {
     let four = Fq::from(4u64);
-    let rec = record_from_bytes(&data[idx * RECORD_BYTES..(idx + 1) * RECORD_BYTES]);
-    let (tw, tb) = get_tag(&rec);
+    let rec = Rec::from_bytes(&data[idx * BUCKET_RECORD_BYTES..(idx + 1) * BUCKET_RECORD_BYTES]);
+    let (tw, tb) = rec.tag(TAG);
     let mut c = [Fq::zero(); 4];
     for (i, v) in c.iter_mut().enumerate() {
-        *v = from_hw_word(&get_field(&rec, BUCKET_FIELDS[i])).ok_or_else(|| {
+        *v = from_hw_word(&rec.get(BUCKET_FIELDS[i])).ok_or_else(|| {
             HostError::new(format!("{what} record {idx} (window {tw} bucket {tb}): a coordinate is >= p"))
         })?;
     }
@@ -104,10 +105,10 @@ pub fn te_to_sw(p: &G1TEProjective) -> G1Affine {
 /// `buckets`: the whole read-out stream; `extra`: (point, scalar) terms added on the host (the exceptions).
 pub fn postprocess(layout: &WindowLayout, buckets: &[u8], extra: &[(G1Affine, [u64; 4])]) -> Result<G1Affine, HostError> {
     let total = layout.total_records();
-    if buckets.len() != total * RECORD_BYTES {
+    if buckets.len() != total * BUCKET_RECORD_BYTES {
         return Err(HostError::new(format!(
-            "bucket data is {} bytes; the layout needs {total} records ({} buckets, {} partial) of {RECORD_BYTES} \
-             bytes = {}", buckets.len(), layout.total_buckets(), layout.partials(), total * RECORD_BYTES)));
+            "bucket data is {} bytes; the layout needs {total} records ({} buckets, {} partial) of {BUCKET_RECORD_BYTES} \
+             bytes = {}", buckets.len(), layout.total_buckets(), layout.partials(), total * BUCKET_RECORD_BYTES)));
     }
     let parts = partials(layout, buckets)?;
     let sums: Vec<G1TEProjective> = (0..layout.num_windows())

@@ -2,7 +2,8 @@
 //! (hw/src/zkspinal/msm/XyzzAdder.scala, reference_model/curves/xyzz.py), generic over arkworks' curve configuration.
 //!
 //! * field words: x in the hardware Montgomery form x * 2^n mod p, n = the bits of p (reference_model/field.py),
-//!   at positions k*n of a record (MsmRecord, the same 3-beat records as BLS12-377)
+//!   at positions k*n of a record (MsmRecord at the curve's n, record.rs: BN254 two-beat point records and
+//!   three-beat bucket records, BLS12-381 three and four)
 //! * point record: (x, y, m = 3x^2); the point at infinity's record is (0, 0, 0) (the engine drops its additions)
 //! * bucket record: (X, Y, ZZ, ZZZ), the affine (X/ZZ, Y/ZZZ); ZZ = 0 is infinity; then the tag (window, bucket) at 4n
 //! * post-processing: bucket k of window j counts k times (running sums from the top bucket down), windows combined
@@ -15,36 +16,11 @@ use ark_ff::{BigInteger, Field, One, PrimeField, Zero};
 use ark_serialize::{CanonicalDeserialize, CanonicalSerialize, Compress, Validate};
 use rayon::prelude::*;
 
-use crate::contract::{self as c, Field as RecField};
-use crate::format::{record_from_bytes, record_to_bytes, Word, RECORD_BYTES, RECORD_WORDS};
 use crate::layout::WindowLayout;
+use crate::record::{Rec, Records, Word};
 use crate::HostError;
 
-/// The curves of the XYZZ adder, by name (`--curve`)
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Curve {
-    Bls12_377,
-    Bn254,
-    Bls12_381,
-}
-
-impl Curve {
-    pub const ALL: [Curve; 3] = [Curve::Bls12_377, Curve::Bn254, Curve::Bls12_381];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Curve::Bls12_377 => "bls12_377",
-            Curve::Bn254 => "bn254",
-            Curve::Bls12_381 => "bls12_381",
-        }
-    }
-
-    pub fn parse(s: &str) -> Result<Curve, HostError> {
-        Curve::ALL.iter().copied().find(|c| c.name() == s).ok_or_else(|| {
-            HostError::new(format!("unknown curve {s:?} (bn254, bls12_381 or bls12_377)"))
-        })
-    }
-}
+pub use crate::curve::Curve;
 
 type F<P> = <P as ark_ec::CurveConfig>::BaseField;
 
@@ -95,35 +71,12 @@ where
     F::<P>::from_bigint(b).map(|v| v * r_inv)
 }
 
-/// (the point record's three fields, the bucket record's four, the tag) at n
-pub fn fields(n: u32) -> ([RecField; 3], [RecField; 4], RecField) {
-    (
-        [c::MSM_RECORD_POINT_QM.at(n), c::MSM_RECORD_POINT_QP.at(n), c::MSM_RECORD_POINT_QT.at(n)],
-        [c::MSM_RECORD_BUCKET_U.at(n), c::MSM_RECORD_BUCKET_V.at(n), c::MSM_RECORD_BUCKET_W.at(n),
-            c::MSM_RECORD_BUCKET_T.at(n)],
-        c::MSM_RECORD_BUCKET_TAG.at(n),
-    )
-}
-
-fn check_fits(n: u32) {
-    assert!(n <= c::MSM_RECORD_BUCKET.max_n, "n = {n} does not fit the MSM records (maxN {})",
-        c::MSM_RECORD_BUCKET.max_n);
-}
-
-fn put(rec: &mut [u64; RECORD_WORDS], f: RecField, v: &Word) {
-    f.put_words(rec, v);
-}
-
-fn get(rec: &[u64; RECORD_WORDS], f: RecField) -> Word {
-    let mut v = [0u64; 6];
-    f.get_words(rec, &mut v);
-    v
-}
-
-fn tag_of(rec: &[u64; RECORD_WORDS], f: RecField) -> (usize, usize) {
-    let mut t = [0u64];
-    f.get_words(rec, &mut t);
-    (c::MSM_RECORD_TAG_WINDOW.get(t[0]) as usize, c::MSM_RECORD_TAG_BUCKET.get(t[0]) as usize)
+/// the curve's records (the contract's at its n)
+pub fn records<P: SWCurveConfig>() -> Records
+where
+    F<P>: PrimeField,
+{
+    Records::at(field_bits::<P>())
 }
 
 /// the record of one affine point (infinity: all zero)
@@ -131,26 +84,25 @@ pub fn point_record<P: SWCurveConfig>(p: &Affine<P>, out: &mut [u8])
 where
     F<P>: PrimeField,
 {
-    let n = field_bits::<P>();
-    check_fits(n);
-    let (pf, _, _) = fields(n);
-    let mut rec = [0u64; RECORD_WORDS];
+    let r = records::<P>();
+    let mut rec = Rec::zero(r.point_bytes);
     if let Some((x, y)) = p.xy() {
         let m = F::<P>::from(3u64) * x.square();
-        for (f, v) in pf.iter().zip([x, y, m]) {
-            put(&mut rec, *f, &to_word::<P>(&v));
+        for (f, v) in r.point.iter().zip([x, y, m]) {
+            rec.put(*f, &to_word::<P>(&v));
         }
     }
-    record_to_bytes(&rec, &mut out[..RECORD_BYTES]);
+    rec.write(&mut out[..r.point_bytes]);
 }
 
-/// the point records of affine points (in parallel)
+/// the point records of affine points (in parallel), records::<P>().point_bytes each
 pub fn point_records<P: SWCurveConfig>(points: &[Affine<P>]) -> Vec<u8>
 where
     F<P>: PrimeField,
 {
-    let mut out = vec![0u8; points.len() * RECORD_BYTES];
-    out.par_chunks_mut(RECORD_BYTES).zip(points.par_iter()).for_each(|(o, p)| point_record(p, o));
+    let rb = records::<P>().point_bytes;
+    let mut out = vec![0u8; points.len() * rb];
+    out.par_chunks_mut(rb).zip(points.par_iter()).for_each(|(o, p)| point_record(p, o));
     out
 }
 
@@ -235,12 +187,12 @@ fn read_bucket<P: SWCurveConfig>(data: &[u8], idx: usize, what: &str, r_inv: &F<
 where
     F<P>: PrimeField,
 {
-    let (_, bf, tf) = fields(field_bits::<P>());
-    let rec = record_from_bytes(&data[idx * RECORD_BYTES..(idx + 1) * RECORD_BYTES]);
-    let (tw, tb) = tag_of(&rec, tf);
+    let r = records::<P>();
+    let rec = Rec::from_bytes(&data[idx * r.bucket_bytes..(idx + 1) * r.bucket_bytes]);
+    let (tw, tb) = rec.tag(r.tag);
     let mut v = [F::<P>::zero(); 4];
     for (i, e) in v.iter_mut().enumerate() {
-        *e = from_word::<P>(&get(&rec, bf[i]), r_inv).ok_or_else(|| {
+        *e = from_word::<P>(&rec.get(r.bucket[i]), r_inv).ok_or_else(|| {
             HostError::new(format!("{what} record {idx} (window {tw} bucket {tb}): a coordinate is >= p"))
         })?;
     }
@@ -259,10 +211,11 @@ where
     F<P>: PrimeField,
 {
     let total = layout.total_records();
-    if buckets.len() != total * RECORD_BYTES {
+    let rb = records::<P>().bucket_bytes;
+    if buckets.len() != total * rb {
         return Err(HostError::new(format!(
-            "bucket data is {} bytes; the layout needs {total} records ({} buckets, {} partial) of {RECORD_BYTES} \
-             bytes = {}", buckets.len(), layout.total_buckets(), layout.partials(), total * RECORD_BYTES)));
+            "bucket data is {} bytes; the layout needs {total} records ({} buckets, {} partial) of {rb} bytes = {}",
+            buckets.len(), layout.total_buckets(), layout.partials(), total * rb)));
     }
     let r_inv = r_hw::<P>().inverse().unwrap();
     let mut parts = Vec::new();
@@ -367,7 +320,7 @@ where
 }
 
 /// The engine's buckets (plain values, per window) for these points and scalars: every addition of a point at
-/// infinity dropped, the rest through `datapath`.  Any n (BLS12-381's 381 bits too: no records involved).
+/// infinity dropped, the rest through `datapath` (no records involved).
 pub fn accumulate_buckets<P: SWCurveConfig>(layout: &WindowLayout, points: &[Affine<P>], scalars: &[[u64; 4]])
     -> Vec<Vec<Bucket<P>>>
 where
@@ -405,23 +358,32 @@ pub fn accumulate<P: SWCurveConfig>(layout: &WindowLayout, points: &[Affine<P>],
 where
     F<P>: PrimeField,
 {
-    let n = field_bits::<P>();
-    check_fits(n);
-    let (_, bf, tf) = fields(n);
+    let r = records::<P>();
+    let rb = r.bucket_bytes;
     let buckets = accumulate_buckets::<P>(layout, points, scalars);
-    let mut out = vec![0u8; layout.total_buckets() * RECORD_BYTES];
+    let mut out = vec![0u8; layout.total_buckets() * rb];
     for (j, bk) in buckets.iter().enumerate() {
         let first = layout.first_record(j);
         for (b, v) in bk.iter().enumerate() {
-            let mut rec = [0u64; RECORD_WORDS];
-            for (c, e) in v.iter().enumerate() {
-                put(&mut rec, bf[c], &to_word::<P>(e));
-            }
-            let tag = c::MSM_RECORD_TAG_WINDOW.put(j as u64) | c::MSM_RECORD_TAG_BUCKET.put(b as u64 + 1);
-            tf.put_words(&mut rec, &[tag]);
-            record_to_bytes(&rec, &mut out[(first + b) * RECORD_BYTES..(first + b + 1) * RECORD_BYTES]);
+            out[(first + b) * rb..(first + b + 1) * rb].copy_from_slice(&bucket_record::<P>(v, j, b + 1));
         }
     }
+    out
+}
+
+/// the bucket record of a bucket (plain values) with its tag (window, bucket k; 0, 0 for an unclaimed partial record)
+pub fn bucket_record<P: SWCurveConfig>(v: &Bucket<P>, window: usize, bucket: usize) -> Vec<u8>
+where
+    F<P>: PrimeField,
+{
+    let r = records::<P>();
+    let mut rec = Rec::zero(r.bucket_bytes);
+    for (c, e) in v.iter().enumerate() {
+        rec.put(r.bucket[c], &to_word::<P>(e));
+    }
+    rec.put_tag(r.tag, window, bucket);
+    let mut out = vec![0u8; r.bucket_bytes];
+    rec.write(&mut out);
     out
 }
 

@@ -2,8 +2,9 @@
  *
  *   capi_check --dir DIR [--buckets FILE] [--records FILE] [--windows W,W,...] [--check-subgroup]
  *
- * Reads DIR/points and DIR/scalars (data-set files), converts the points (writing the records to --records),
- * post-processes the bucket read-out in --buckets, runs the CPU MSM, and exercises the error paths.  Prints
+ * Reads DIR/points and DIR/scalars (data-set files, BLS12-377), converts the points (writing the records to --records),
+ * post-processes the bucket read-out in --buckets, runs the CPU MSM, and exercises the error paths and the curve
+ * API (record sizes per curve, a BN254 and a BLS12-381 set end to end, unknown codes).  Prints
  *   exceptions N i j ...     result 0x<x> 0x<y> | infinity     cpu 0x<x> 0x<y> | infinity     errors ok
  * Exit status 0 on success, 1 on any failure (message on stderr).
  */
@@ -112,6 +113,75 @@ static int expect_failure(int rc, const char *needle, const char *what) {
     return 0;
 }
 
+/* the curve API: per curve its record sizes (whole 64-byte beats: BLS12-377 3 and 3, BN254 2 and 3, BLS12-381 3 and
+ * 4), a generated set through precompute, the CPU MSM and the result's text, 1 * P = P; the JSON grammar on BN254
+ * (and (1, 2) refused on BLS12-377); unknown codes */
+static int check_curves(void) {
+    static const char *names[] = {"bls12_377", "bn254", "bls12_381"};
+    static const size_t beats[][2] = {{3, 3}, {2, 3}, {3, 4}};
+    for (int i = 0; i < 3; i++) {
+        int code = -1;
+        if (zkmsm_curve_by_name(names[i], &code) || strcmp(zkmsm_curve_name(code), names[i])) {
+            fprintf(stderr, "capi_check: curve %s: %s\n", names[i], zkmsm_last_error());
+            return -1;
+        }
+        size_t pr = zkmsm_curve_point_record_bytes(code), br = zkmsm_curve_bucket_record_bytes(code);
+        if (pr != 64 * beats[i][0] || br != 64 * beats[i][1]) {
+            fprintf(stderr, "capi_check: %s records of %zu and %zu bytes\n", names[i], pr, br);
+            return -1;
+        }
+        size_t pb = zkmsm_curve_point_bytes(code), n = 4;
+        uint8_t *pts = malloc(n * pb), *sc = malloc(n * ZKMSM_SCALAR_BYTES), *rec = malloc(n * pr);
+        uint8_t res[ZKMSM_POINT_BYTES], res1[ZKMSM_POINT_BYTES];
+        char text[200];
+        uint64_t exc[4];
+        size_t nexc = 9;
+        int bad = !pts || !sc || !rec;
+        if (!bad && (zkmsm_generate_curve(code, 2, 7, pts, sc) ||
+                     zkmsm_precompute_curve(code, pts, n, rec, 1, exc, n, &nexc) ||
+                     zkmsm_msm_cpu_curve(code, pts, sc, n, res) ||
+                     zkmsm_curve_format_point(code, res, text, sizeof text))) {
+            fprintf(stderr, "capi_check: %s: %s\n", names[i], zkmsm_last_error());
+            bad = 1;
+        }
+        /* one point, scalar 1: the result is the point itself */
+        uint8_t one[ZKMSM_SCALAR_BYTES] = {1};
+        if (!bad && (zkmsm_msm_cpu_curve(code, pts, one, 1, res1) || memcmp(res1, pts, pb))) {
+            fprintf(stderr, "capi_check: %s: 1 * P is not P\n", names[i]);
+            bad = 1;
+        }
+        if (!bad && (strncmp(text, "0x", 2) || strlen(text) != 2 * (2 + (pb / 2) * 2) + 1)) {
+            fprintf(stderr, "capi_check: %s: result text '%s'\n", names[i], text);
+            bad = 1;
+        }
+        free(pts);
+        free(sc);
+        free(rec);
+        if (bad)
+            return -1;
+    }
+    int bn = -1;
+    zkmsm_curve_by_name("bn254", &bn);
+    static const char json[] = "{\"points\": [{\"x\": \"0x1\", \"y\": \"0x2\"}], \"scalars\": [\"0x3\"]}";
+    zkmsm_instance *inst = zkmsm_instance_parse_curve(bn, (const uint8_t *)json, sizeof json - 1);
+    uint8_t p[64], s[ZKMSM_SCALAR_BYTES];
+    if (!inst || zkmsm_instance_len(inst) != 1 || zkmsm_instance_write(inst, p, s) || p[0] != 1 || p[32] != 2 || s[0] != 3) {
+        fprintf(stderr, "capi_check: bn254 instance: %s\n", inst ? "wrong content" : zkmsm_last_error());
+        zkmsm_instance_free(inst);
+        return -1;
+    }
+    zkmsm_instance_free(inst);
+    if (zkmsm_instance_parse((const uint8_t *)json, sizeof json - 1) ||
+        !strstr(zkmsm_last_error(), "is not on the curve")) {
+        fprintf(stderr, "capi_check: (1, 2) accepted on BLS12-377\n");
+        return -1;
+    }
+    if (zkmsm_curve_point_record_bytes(99) || zkmsm_curve_bucket_record_bytes(-1) || zkmsm_curve_name(99) ||
+        expect_failure(zkmsm_generate_curve(99, 1, 1, p, s), "unknown curve code 99", "unknown curve"))
+        return -1;
+    return 0;
+}
+
 int main(int argc, char **argv) {
     static const struct option longopts[] = {
         {"dir", required_argument, NULL, 'd'},     {"buckets", required_argument, NULL, 'b'},
@@ -167,7 +237,13 @@ int main(int argc, char **argv) {
         goto out;
     }
 
-    records = malloc(np * ZKMSM_RECORD_BYTES + 1);
+    int curve = -1;
+    if (zkmsm_curve_by_name("bls12_377", &curve)) {
+        fprintf(stderr, "capi_check: %s\n", zkmsm_last_error());
+        goto out;
+    }
+    const size_t rec_bytes = zkmsm_curve_point_record_bytes(curve), bucket_bytes = zkmsm_curve_bucket_record_bytes(curve);
+    records = malloc(np * rec_bytes + 1);
     exc = malloc((np + 1) * sizeof *exc);
     if (!records || !exc) {
         fprintf(stderr, "capi_check: out of memory: %s\n", strerror(errno));
@@ -180,7 +256,7 @@ int main(int argc, char **argv) {
     printf("exceptions %zu", nexc);
     for (size_t i = 0; i < nexc; i++) printf(" %llu", (unsigned long long)exc[i]);
     printf("\n");
-    if (records_path && write_file(records_path, records, np * ZKMSM_RECORD_BYTES)) goto out;
+    if (records_path && write_file(records_path, records, np * rec_bytes)) goto out;
 
     uint8_t result[ZKMSM_POINT_BYTES], cpu[ZKMSM_POINT_BYTES];
     if (buckets_path) {
@@ -216,8 +292,8 @@ int main(int argc, char **argv) {
         memset(big, 0xff, sizeof big);
         if (expect_failure(zkmsm_msm_cpu(points, big, 1, cpu), "scalars[0]", "scalar >= r")) goto out;
     }
-    if (bdata && blen >= ZKMSM_RECORD_BYTES &&
-        expect_failure(zkmsm_postprocess(layout, bdata, blen - ZKMSM_RECORD_BYTES, points, scalars, np, exc, 0,
+    if (bdata && blen >= bucket_bytes &&
+        expect_failure(zkmsm_postprocess(layout, bdata, blen - bucket_bytes, points, scalars, np, exc, 0,
                                          result), "bucket data", "short read-out"))
         goto out;
     uint32_t tiny[1] = {5};
@@ -228,6 +304,7 @@ int main(int argc, char **argv) {
         goto out;
     }
     if (expect_failure(zkmsm_msm_cpu(NULL, scalars, 1, cpu), "NULL", "NULL points")) goto out;
+    if (check_curves()) goto out;
     printf("errors ok\n");
     status = 0;
 out:

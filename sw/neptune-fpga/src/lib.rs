@@ -39,7 +39,7 @@ use neptune::{Arity, BatchHasher, Error};
 use ffi::*;
 
 /// bytes per beat (one field element)
-const BEAT: usize = contract::POSEIDON_FRAME_BEAT.bytes();
+const BEAT: usize = contract::POSEIDON_FRAME_BEAT.bytes(0);
 
 /// The cards' Poseidon cores as one neptune batch hasher for arity `A`.
 pub struct FpgaBatchHasher<A> {

@@ -87,10 +87,11 @@ abstract class Contract(val prefix: String, val title: String, val source: Strin
     f
   }
 
-  /** declares a stream record of `beats` beats of `beatBits` bits for field widths n up to `maxN` */
-  protected def record(name: String, beats: Int, beatBits: Int, maxN: Int, doc: String): Record = {
+  /** declares a stream record: the whole `beatBits`-bit beats that hold bits [0, content) (k·n + c), for field
+    * widths n up to `maxN` */
+  protected def record(name: String, content: Pos, beatBits: Int, maxN: Int, doc: String): Record = {
     require(!recs.exists(_.name == name), s"$prefix: record $name declared twice")
-    val r = Record(name, beats, beatBits, maxN, doc)
+    val r = Record(name, content, beatBits, maxN, doc)
     recs += r
     r
   }

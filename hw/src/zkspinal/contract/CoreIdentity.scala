@@ -52,19 +52,22 @@ object UserBar extends Contract("user_bar", "the XDMA user BAR: byte offsets of 
   *   config   CRC-32 (IEEE 802.3, as zlib.crc32 and `crc32` compute it) of the configuration name, the suffix of
   *            the emitted top's name (`PoseidonAxis_c1100` -> "c1100"); the manifest lists it per top
   *            (`ident_config`), so a host with build/rtl/manifest.json can name the configuration
-  *   version  [15:0] [[CoreKind.version]], [31:16] 0
+  *   version  [15:0] [[CoreKind.version]], [31:16] `detail`: what the kind says of its configuration (an MSM core:
+  *            its curve, zkspinal.msm.MsmCurves; 0 for the other kinds)
   */
-case class CoreIdentity(kind: CoreKind, config: String) {
+case class CoreIdentity(kind: CoreKind, config: String, detail: Int = 0) {
   require(config.nonEmpty && config.forall(c => c > ' ' && c < 0x7f), s"configuration name '$config': printable ASCII")
+  require(detail >= 0 && detail <= 0xffff, s"detail $detail: VERSION[31:16]")
   def configId: Long = {
     val c = new CRC32
     c.update(config.getBytes("US-ASCII"))
     c.getValue
   }
-  def words: Seq[BigInt] = Seq(BigInt(kind.code), BigInt(configId), BigInt(kind.version))
+  def versionWord: Long = (detail.toLong << 16) | kind.version
+  def words: Seq[BigInt] = Seq(BigInt(kind.code), BigInt(configId), BigInt(versionWord))
   /** the manifest fields of a top with this identity */
   def manifest: Map[String, Any] = Map("ident_kind" -> kind.code, "ident_kind_name" -> kind.name,
-    "ident_config" -> f"0x$configId%08x", "ident_config_name" -> config, "ident_version" -> kind.version)
+    "ident_config" -> f"0x$configId%08x", "ident_config_name" -> config, "ident_version" -> versionWord, "ident_detail" -> detail)
 }
 
 object CoreIdentity {

@@ -26,22 +26,37 @@ object Pos {
   }
 }
 
-/** A stream record: `beats` beats of `beatBits` bits (bit i of the record is bit i % beatBits of beat i / beatBits,
-  * little-endian), for every field width n up to `maxN`. */
-case class Record(name: String, beats: Int, beatBits: Int, maxN: Int, doc: String) {
+/** A stream record: the fields of a record end by bit `content` (k·n + c: [[Pos]]), and the record is the whole
+  * beats of `beatBits` bits that hold them, so its length may depend on the field width n (bit i of the record is
+  * bit i % beatBits of beat i / beatBits, little-endian; the bits past `content` are zero), for every n up to
+  * `maxN`. */
+case class Record(name: String, content: Pos, beatBits: Int, maxN: Int, doc: String) {
   require(name.matches("[a-z][a-z0-9_]*"), s"record name '$name': lower-case snake case")
-  require(beats >= 1 && beatBits >= 8 && beatBits % 8 == 0 && maxN >= 1, s"$name: $beats x $beatBits bits, n <= $maxN")
+  require(beatBits >= 8 && beatBits % 8 == 0 && maxN >= 1 && content.at(1) >= 1,
+    s"$name: ${content.text} bits in beats of $beatBits, n <= $maxN")
+  def dependsOnN: Boolean = content.dependsOnN
+  /** beats of the record for field width n */
+  def beats(n: Int): Int = {
+    require(n >= 0 && n <= maxN, s"$name: n = $n (at most $maxN)")
+    (content.at(n) + beatBits - 1) / beatBits
+  }
+  def bits(n: Int): Int = beats(n) * beatBits
+  def bytes(n: Int): Int = bits(n) / 8
+  /** the beats of a record whose length does not depend on n */
+  def beats: Int = { require(!dependsOnN, s"$name: ${content.text} bits, the beats depend on n"); beats(0) }
   def bits: Int = beats * beatBits
   def bytes: Int = bits / 8
   def beatBytes: Int = beatBits / 8
+  /** the most beats (at n = maxN) */
+  def maxBeats: Int = beats(maxN)
 }
 
 /** A field of a [[Record]]: bits [lsb(n), lsb(n) + width(n)). */
 case class RecordField(name: String, record: Record, lsb: Pos, width: Pos, doc: String) {
   require(name.matches("[a-z][a-z0-9_]*"), s"field name '$name': lower-case snake case")
   require(width.at(1) >= 1, s"$name: width ${width.text}")
-  require(end(record.maxN) <= record.bits, s"${record.name}.$name: bits [${lsb.text}, ${(lsb + width).text}) " +
-    s"pass the record's ${record.bits} bits at n = ${record.maxN}")
+  require(Seq(1, record.maxN).forall(n => end(n) <= record.content.at(n)), s"${record.name}.$name: bits " +
+    s"[${lsb.text}, ${(lsb + width).text}) pass the record's ${record.content.text} bits (n <= ${record.maxN})")
   def end: Pos = lsb + width
   def end(n: Int): Int = end.at(n)
   def dependsOnN: Boolean = lsb.dependsOnN || width.dependsOnN

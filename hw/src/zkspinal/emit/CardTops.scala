@@ -22,7 +22,7 @@ object CardTops {
   private def card(name: String, core: Option[Top], flash: FlashCtrlConfig, identityWords: Boolean = true): Top =
     Top(name, "Card", () => new CardTop(CardConfig(name,
       core.map(t => CardCore(t.name, t.kind, CorePorts(t.name))), CardConfig.forEmulation(flash), identityWords)),
-      c => info(c.asInstanceOf[CardTop].cfg))
+      c => info(c.asInstanceOf[CardTop].cfg), onDemand = core.exists(_.onDemand))
 
   def info(cfg: CardConfig): Map[String, Any] = Map(
     "core" -> cfg.core.map(_.module).getOrElse(""), "board" -> cfg.flash.name,

@@ -9,7 +9,8 @@ import java.security.MessageDigest
 import java.nio.file.{Files, Paths}
 
 /** Emits the Verilog of every top into build/rtl (one file per top) with a manifest.json describing each
-  * (latency, DSP tiles, field, ...) for the tests and benchmarks, and prints an md5 per file.
+  * (latency, DSP tiles, field, ...) for the tests and benchmarks, and prints an md5 per file.  The on-demand tops
+  * ([[Top]]`.onDemand`: large board configurations) only when `--only` names them.
   *
   *   ./mill hw.runMain zkspinal.emit.Emit [--out DIR] [--only REGEX]
   */
@@ -21,11 +22,13 @@ object Emit {
   /** the cores, then the emulator's cards around them (a card reads its core's ports from that elaboration) */
   def allTops: Seq[Top] = coreTops ++ CardTops.all(coreTops)
 
-  /** the tops matching `only`, with the core of every selected card, in [[allTops]]'s order */
-  def select(only: String): Seq[Top] = {
-    val chosen = allTops.filter(_.name.matches(only))
+  /** the tops matching `only` (every top but the on-demand ones when None), with the core of every selected card,
+    * in [[allTops]]'s order */
+  def select(only: Option[String]): Seq[Top] = {
+    def wanted(t: Top) = only.fold(!t.onDemand)(t.name.matches)
+    val chosen = allTops.filter(wanted)
     val cores = chosen.flatMap(CardTops.coreOf(_, coreTops)).map(_.name).toSet
-    allTops.filter(t => t.name.matches(only) || cores(t.name))
+    allTops.filter(t => wanted(t) || cores(t.name))
   }
 
   /** Simulation models of the primitives a top instantiates (hw/sim/<name>.v, copied to <out>/sim/): the
@@ -47,15 +50,15 @@ object Emit {
 
   def main(args: Array[String]): Unit = {
     var out = "build/rtl"
-    var only = ".*"
+    var only: Option[String] = None
     args.sliding(2, 2).foreach {
       case Array("--out", d)  => out = d
-      case Array("--only", r) => only = r
+      case Array("--only", r) => only = Some(r)
       case other              => sys.error(s"usage: Emit [--out DIR] [--only REGEX] (got ${other.mkString(" ")})")
     }
     new File(out).mkdirs()
     val selected = select(only)
-    require(selected.nonEmpty, s"no top matches $only")
+    require(selected.nonEmpty, s"no top matches ${only.getOrElse("")}")
     val entries = selected.map { t =>
       var info = Map[String, Any]()
       var ident = Map[String, Any]() // a core top's identity (the constants it drives to the system block)
@@ -82,6 +85,9 @@ object Emit {
     val all = kept ++ entries.map { case (k, v) => k -> Json.value(v) }
     val lines = all.toSeq.sortBy(_._1).map { case (k, v) => "  " + ujson.Str(k).render() + ": " + v.render() }
     Files.write(manifestPath, lines.mkString("{\n", ",\n", "\n}\n").getBytes)
+    // the tops a plain run leaves out, by name: rtl.ensure emits one when asked and refuses a name on neither list
+    Files.write(Paths.get(s"$out/on_demand.json"), allTops.filter(_.onDemand).map(t => ujson.Str(t.name).render())
+      .mkString("[\n  ", ",\n  ", "\n]\n").getBytes)
     // the host contract beside the Verilog: tests/test_contract.py compares it with the committed copies
     ContractFiles.write(s"$out/contract")
   }

@@ -29,9 +29,11 @@ object MsmTops {
     })
 
   def axis(cfg: MsmConfig): Top =
-    Top(s"MsmAxis_${cfg.name}", "MsmAxis", () => new MsmAxis(cfg), { x =>
+    Top(s"MsmAxis_${cfg.name}", "MsmAxis", () => new MsmAxis(cfg), onDemand = MsmConfig.onDemand.contains(cfg),
+      info = { x =>
       val m = x.asInstanceOf[MsmAxis]
       val core = m.core
+      val n = cfg.curve.field.width
       curveInfo(cfg.curve) ++ Map("config" -> cfg.name, "windows" -> cfg.windows, "layout" -> cfg.layoutString,
         "bound" -> ("0x" + cfg.bound.toString(16)), "buckets" -> (0 until cfg.numWindows).map(cfg.buckets),
         "total_buckets" -> cfg.totalBuckets, "partials" -> cfg.partialRecords,
@@ -43,8 +45,10 @@ object MsmTops {
         "point_fifo_depth" -> cfg.pointFifoDepth, "dsp_tiles" -> core.lanes.map(_.adder.dspTiles).sum, "mul_model" -> cfg.mulModel,
         "shreg_min_size" -> cfg.shregMinSize) ++
         cfg.pointStore.map(sc => "point_store" -> Map("channels" -> sc.channels, "address_bits" -> sc.addressBits,
-          "read_buffer" -> sc.readBuffer, "capacity" -> sc.capacity, "points_per_page" -> PointStoreConfig.pointsPerPage,
-          "page_bytes" -> PointStoreConfig.pageBytes, "point_bytes" -> PointStoreConfig.beatsPerPoint * PointStoreConfig.beatBytes))
+          "read_buffer" -> sc.readBuffer, "capacity" -> sc.capacity(n), "points_per_page" -> PointStoreConfig.pointsPerPage(n),
+          "page_bytes" -> PointStoreConfig.pageBytes, "point_bytes" -> MsmRecord.point.bytes(n))) ++
+        Map("records" -> Map("point_bytes" -> MsmRecord.point.bytes(n), "bucket_bytes" -> MsmRecord.bucketRecord.bytes(n),
+          "scalar_beat_bytes" -> MsmRecord.scalars.bytes))
     })
 
   def all: Seq[Top] = Seq(adder(false), adder(true)) ++

@@ -1,5 +1,6 @@
 package zkspinal.msm
 
+import zkspinal.contract.Contract
 import zkspinal.field.{ArithConfig, FieldConfig}
 
 /** How the engine's adder sees a curve (reference_model/curves/adders.py). */
@@ -14,19 +15,31 @@ object CurveForm {
 }
 
 /** A curve the MSM engine accumulates on: its base field (coordinates of the adder's operands), the order of the
-  * scalar field (scalars are integers below it) and the adder's form of it. */
-case class CurveConfig(name: String, field: FieldConfig, scalarOrder: BigInt, form: CurveForm) {
+  * scalar field (scalars are integers below it), the adder's form of it, and its code in the card's identity
+  * ([[MsmCurves]]). */
+case class CurveConfig(name: String, code: Int, field: FieldConfig, scalarOrder: BigInt, form: CurveForm) {
   require(scalarOrder > 1, s"$name: scalar order must be > 1")
+  require(code >= 0 && code <= 0xffff, s"$name: the curve code is VERSION[31:16]")
   val scalarBits: Int = (scalarOrder - 1).bitLength
+  /** the host's name of the curve (zk-msm --curve): "bls12_377" for "bls12_377_g1" */
+  def hostName: String = name.stripSuffix("_g1")
 }
 
 object CurveConfig {
-  val bls12_377_g1 = CurveConfig("bls12_377_g1", FieldConfig.bls12_377_fq, FieldConfig.bls12_377_fr.p,
+  val bls12_377_g1 = CurveConfig("bls12_377_g1", 0, FieldConfig.bls12_377_fq, FieldConfig.bls12_377_fr.p,
     CurveForm.TwistedEdwards)
-  val bn254_g1 = CurveConfig("bn254_g1", FieldConfig.bn254_fq, FieldConfig.bn254_fr.p, CurveForm.Weierstrass(3))
-  val bls12_381_g1 = CurveConfig("bls12_381_g1", FieldConfig.bls12_381_fq, FieldConfig.bls12_381_fr.p,
+  val bn254_g1 = CurveConfig("bn254_g1", 1, FieldConfig.bn254_fq, FieldConfig.bn254_fr.p, CurveForm.Weierstrass(3))
+  val bls12_381_g1 = CurveConfig("bls12_381_g1", 2, FieldConfig.bls12_381_fq, FieldConfig.bls12_381_fr.p,
     CurveForm.Weierstrass(4))
   val all: Seq[CurveConfig] = Seq(bls12_377_g1, bn254_g1, bls12_381_g1)
+  require(all.map(_.code).distinct.size == all.size, "one code per curve")
+}
+
+/** The curve of an MSM card, as its identity names it: VERSION[31:16] of the system block's identity words (0, the
+  * code of BLS12-377, is also what cards built before the curve was named there show). */
+object MsmCurves extends Contract("msm_curve", "the curve of an MSM card: VERSION[31:16] of its identity (zk-msm " +
+    "--curve NAME)", "hw/src/zkspinal/msm/CurveConfig.scala") {
+  for (c <- CurveConfig.all) code(c.hostName, c.code, s"${c.name}: G1 of ${c.hostName.toUpperCase.replace('_', '-')}")
 }
 
 /** The bucket engine: window layout (least significant first, signed digits as reference_model/msm.py's
@@ -137,5 +150,34 @@ object MsmConfig {
   val bn254Small = small.copy(name = "bn254_small", curve = CurveConfig.bn254_g1)
   val bn254SmallModel = bn254Small.copy(name = "bn254_small_model", mulModel = true)
   val bn254Small2Model = small2.copy(name = "bn254_small2_model", curve = CurveConfig.bn254_g1, mulModel = true)
-  val all: Seq[MsmConfig] = Seq(small, vu9p, smallModel, small2Model, vu9pModel, bn254SmallModel, bn254Small2Model)
+  /** BLS12-381 G1 on the XYZZ adder, the small layout: its bucket records take four beats (4·381 + 28 > 1536) */
+  val bls12_381SmallModel = small.copy(name = "bls12_381_small_model", curve = CurveConfig.bls12_381_g1,
+    mulModel = true)
+
+  /** Hardcaml's window shape (13-bit windows, then 12-bit ones, 20 in all) stretched over a curve's scalar bits */
+  def hardcamlWindows(scalarBits: Int): Seq[Int] = {
+    val wide = scalarBits - 20 * 12
+    require(wide >= 0 && wide <= 20, s"$scalarBits-bit scalars in twenty 12- or 13-bit windows")
+    Seq.fill(wide)(13) ++ Seq.fill(20 - wide)(12)
+  }
+  /** BN254 G1 on the VU9P: two XYZZ adders (254-bit scalars: 14 windows of 13 bits, 6 of 12), the points resident
+    * in the four DDR4 channels as `vu9p` */
+  val bn254Vu9p = vu9p.copy(name = "bn254_vu9p", curve = CurveConfig.bn254_g1,
+    windows = hardcamlWindows(CurveConfig.bn254_g1.scalarBits))
+  /** BN254 G1 on the C1100: two XYZZ adders, the point store in the HBM (eight channels of 1 GiB: 2^26 BN254
+    * points of 128 bytes fill the 8 GiB) */
+  val bn254C1100 = bn254Vu9p.copy(name = "bn254_c1100",
+    pointStore = Some(PointStoreConfig(channels = 8, addressBits = 30)))
+  /** BLS12-381 G1 on the VU9P: one XYZZ adder (an adder of 381-bit products takes about as many DSPs as the part
+    * gives two of BN254's; 255-bit scalars: 15 windows of 13 bits, 5 of 12), the points in the four DDR4 channels */
+  val bls12_381Vu9p = vu9p.copy(name = "bls12_381_vu9p", curve = CurveConfig.bls12_381_g1, adders = 1,
+    windows = hardcamlWindows(CurveConfig.bls12_381_g1.scalarBits))
+  /** the boards' multiplier-model twins (simulation only) */
+  val boardModels: Seq[MsmConfig] = Seq(bn254Vu9p, bn254C1100, bls12_381Vu9p).map(c =>
+    c.copy(name = c.name + "_model", mulModel = true))
+
+  val all: Seq[MsmConfig] = Seq(small, vu9p, smallModel, small2Model, vu9pModel, bn254SmallModel, bn254Small2Model,
+    bls12_381SmallModel, bn254Vu9p, bn254C1100, bls12_381Vu9p) ++ boardModels
+  /** emitted only when asked for by name (the long tier, the benchmarks, Vivado): each takes a minute to elaborate */
+  val onDemand: Seq[MsmConfig] = Seq(bn254Vu9p, bn254C1100, bls12_381Vu9p) ++ boardModels
 }

@@ -10,8 +10,9 @@ import zkspinal.axi.AxiClocked
 import zkspinal.contract.{CoreIdentity, CoreKind, IdentifiedCore}
 
 /** Register map (AXI4-Lite, 32-bit registers, byte addresses; a 64-bit counter: low word, high word at + 4).
-  * Streams: s_axis_scalars (two 256-bit scalars per 512-bit beat), s_axis_points (three beats per point),
-  * m_axis_buckets (three beats per record: the buckets, then the PARTIALS partial buckets; tlast on the last beat):
+  * Streams: s_axis_scalars (two 256-bit scalars per 512-bit beat), s_axis_points (a point record per point: the
+  * beats that hold 3n bits), m_axis_buckets (a bucket record, the beats that hold 4n + 28 bits, per bucket: the
+  * buckets, then the PARTIALS partial buckets; tlast on the last beat) (MsmRecord):
   * reference_model/msm_formats.md.
   */
 object MsmAxisRegs extends Contract("msm", "MsmAxis registers (AXI4-Lite, 32-bit, byte offsets; a 64-bit counter: " +
@@ -64,8 +65,11 @@ object MsmAxisRegs extends Contract("msm", "MsmAxis registers (AXI4-Lite, 32-bit
 }
 
 /** The MsmAxis stream records (512-bit beats, little-endian: bit i of a record is bit i % 512 of beat i / 512), for
-  * a curve whose field elements are n bits wide (n <= MAX_N; BLS12-377: n = 377); reference_model/msm_formats.md.
-  * The field elements of point and bucket records are in the hardware Montgomery domain (x*2^n mod p), reduced. */
+  * a curve whose field elements are n bits wide (n <= MAX_N); a point or bucket record is the whole beats that hold
+  * its fields (BLS12-377, n = 377: 3 and 3 beats; BN254, n = 254: 2 and 3; BLS12-381, n = 381: 3 and 4);
+  * reference_model/msm_formats.md.  The field elements of point and bucket records are in the hardware Montgomery
+  * domain (x*2^n mod p), reduced.  The adder gives the words their meaning: (QM, QP, QT) and (U, V, W, T) for the
+  * twisted Edwards adder, (x, y, 3x^2) and (X, Y, ZZ, ZZZ) for the XYZZ adder. */
 object MsmRecord extends Contract("msm_record", "MsmAxis stream records: scalar beats, point records, bucket records " +
     "and the bucket record's tag", "hw/src/zkspinal/msm/MsmAxis.scala") {
   import Pos._
@@ -73,26 +77,26 @@ object MsmRecord extends Contract("msm_record", "MsmAxis stream records: scalar 
   val bucket = field("bucket", "tag", 7, 21, "the bucket index k >= 1 (0: nothing)")
   val tagBits = code("tag_bits", bucket.end, "bits of the tag").toInt
   val beatBits = 512
-  /** the widest field element: a bucket record (4 elements and the tag) fills its three beats */
-  val maxN: Int = (3 * beatBits - tagBits) / 4
-  val scalars = record("scalars", 1, beatBits, maxN, "a beat of the scalar stream: two scalars (plain unsigned " +
-    "integers < r), zero-padded to a whole beat when the count is odd")
+  /** the widest field element the records serve (BLS12-381's 381 bits, BLS12-377's 377) */
+  val maxN: Int = 384
+  val scalars = record("scalars", beatBits, beatBits, maxN, "a beat of the scalar stream: two scalars (plain " +
+    "unsigned integers < r), zero-padded to a whole beat when the count is odd")
   val scalarBits = 256
   val firstScalar = recordField("first", scalars, 0, scalarBits, "the scalar of the even index")
   val secondScalar = recordField("second", scalars, scalarBits, scalarBits, "the scalar of the odd index")
-  val point = record("point", 3, beatBits, maxN, "a point record of the point stream: the precomputed point " +
-    "(QM, QP, QT), zero above 3n")
-  val qm = recordField("qm", point, 0, N, "QM = y - x")
-  val qp = recordField("qp", point, N, N, "QP = y + x")
-  val qt = recordField("qt", point, 2 * N, N, "QT = 2d·x·y")
-  val bucketRecord = record("bucket", 3, beatBits, maxN, "a bucket record of the read-out stream: the bucket in " +
-    "extended coordinates (U, V, W, T) and its tag; TLAST on the last beat of the last record")
-  val u = recordField("u", bucketRecord, 0, N, "U")
-  val v = recordField("v", bucketRecord, N, N, "V")
-  val w = recordField("w", bucketRecord, 2 * N, N, "W (non-zero)")
-  val t = recordField("t", bucketRecord, 3 * N, N, "T")
+  val point = record("point", 3 * N, beatBits, maxN, "a point record of the point stream: the adder's three words " +
+    "of the point, zero above 3n")
+  val qm = recordField("qm", point, 0, N, "word 0: QM = y - x (twisted Edwards), x (XYZZ)")
+  val qp = recordField("qp", point, N, N, "word 1: QP = y + x (twisted Edwards), y (XYZZ)")
+  val qt = recordField("qt", point, 2 * N, N, "word 2: QT = 2d·x·y (twisted Edwards), 3x^2 (XYZZ)")
+  val bucketRecord = record("bucket", 4 * N + tagBits, beatBits, maxN, "a bucket record of the read-out stream: " +
+    "the adder's four words of the bucket and its tag, zero above; TLAST on the last beat of the last record")
+  val u = recordField("u", bucketRecord, 0, N, "word 0: U (twisted Edwards), X (XYZZ)")
+  val v = recordField("v", bucketRecord, N, N, "word 1: V (twisted Edwards), Y (XYZZ)")
+  val w = recordField("w", bucketRecord, 2 * N, N, "word 2: W, non-zero (twisted Edwards), ZZ (XYZZ)")
+  val t = recordField("t", bucketRecord, 3 * N, N, "word 3: T (twisted Edwards), ZZZ (XYZZ)")
   val tag = recordField("tag", bucketRecord, 4 * N, tagBits, "the tag: window and bucket index (MSM_RECORD_TAG_*)")
-  require(point.beatBits == bucketRecord.beatBits && point.beats == bucketRecord.beats, "points and buckets share a beat")
+  require(point.beatBits == bucketRecord.beatBits && scalars.beatBits == point.beatBits, "the streams share a beat")
 }
 
 /** The CONTROL register's read bits. */
@@ -131,10 +135,10 @@ case class Beat() extends Bundle {
 class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with IdentifiedCore {
   import MsmAxisRegs._
   private val E = MsmErrors
-  val identity = CoreIdentity(CoreKind.Msm, cfg.name)
+  val identity = CoreIdentity(CoreKind.Msm, cfg.name, detail = cfg.curve.code)
   identityOutputs()
   private val n = cfg.curve.field.width
-  /** a point's bits: QM, QP, QT (MsmRecord.point) */
+  /** a point's bits: the adder's three words (MsmRecord.point) */
   private val pointWidth = MsmRecord.qt.end(n)
   val s_axil = slave(AxiLite4(AxiLite4Config(addressWidth = 8, dataWidth = 32)))
   AxiLite4SpecRenamer(s_axil)
@@ -154,8 +158,8 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
 
   val core: MsmCore = axiDomain(new MsmCore(cfg))
   val slicer: ScalarSlicer = axiDomain(new ScalarSlicer(cfg))
-  val store: Option[PointStore] = cfg.pointStore.map(sc => axiDomain(new PointStore(sc, pointWidth)))
-  private val capacityPoints: Long = cfg.pointStore.map(_.capacity).getOrElse(0L)
+  val store: Option[PointStore] = cfg.pointStore.map(sc => axiDomain(new PointStore(sc, n)))
+  private val capacityPoints: Long = cfg.pointStore.map(_.capacity(n)).getOrElse(0L)
 
   val logic = new ClockingArea(axiDomain) {
     val bus = AxiLite4SlaveFactory(s_axil)
@@ -215,11 +219,11 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
     when(scalarBeatDone && scalarBeats.last && !lastScalar && !packets(0)) { raise(E.scalarsShort) := True }
     when(scalarBeatDone && !scalarBeats.last && lastScalar) { raise(E.scalarsLong) := True }
 
-    // ---- points: a record of P.beats beats (MsmRecord.point: QM, QP, QT, zero above)
+    // ---- points: a record of P.beats(n) beats (MsmRecord.point: the adder's three words, zero above)
     val P = MsmRecord.point
-    val lastBeat = P.beats - 1
+    val lastBeat = P.beats(n) - 1
     val pIdx = Reg(UInt(32 bits)) init (0)
-    val beat = Reg(UInt(log2Up(P.beats) bits)) init (0)
+    val beat = Reg(UInt(log2Up(lastBeat + 1) max 1 bits)) init (0)
     val held = Vec.fill(lastBeat)(Reg(Bits(P.beatBits bits)))
     val pointsDue = (running && !residentJob || loading) && !fatal && pIdx =/= countR
     val records = Stream(Bits(pointWidth bits))
@@ -232,7 +236,7 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
     pointBeats.ready := pointBeatTaken || fatal
     val lastPointBeat = pIdx === countR - 1 && beat === lastBeat
     when(pointBeatTaken) {
-      when(beat =/= lastBeat) { held(beat.resize(log2Up(lastBeat))) := pointBeats.data }
+      if (lastBeat > 0) when(beat =/= lastBeat) { held(beat.resize(log2Up(lastBeat))) := pointBeats.data }
       beat := Mux(beat === lastBeat, U(0), beat + 1)
       when(beat === lastBeat) { pIdx := pIdx + 1 }
       when(pointBeats.last && !lastPointBeat && !packets(0)) { raise(E.pointsShort) := True }
@@ -303,15 +307,16 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
     core.io.start := start
     core.io.count := countR
 
-    // ---- bucket read-out: a record of BR.beats beats (MsmRecord.bucketRecord: U, V, W, T, the tag at bit 4n)
+    // ---- bucket read-out: a record of BR.beats(n) beats (MsmRecord.bucketRecord: four words, the tag at bit 4n)
     val BR = MsmRecord.bucketRecord
     require(n <= BR.maxN, s"a bucket record holds field elements of ${BR.maxN} bits at most")
     require(MsmRecord.tag.lsb.at(n) == 4 * n && MsmRecord.window.lsb == 0 && MsmRecord.bucket.lsb == MsmRecord.window.end,
       "the core's bucket value is U, V, W, T; the tag (window, then bucket) follows")
-    val outRec = Reg(Bits(BR.bits bits))
+    val outBeats = BR.beats(n)
+    val outRec = Reg(Bits(BR.bits(n) bits))
     val outLast = Reg(Bool())
     val outHolding = RegInit(False)
-    val outBeat = Reg(UInt(log2Up(BR.beats) bits)) init (0)
+    val outBeat = Reg(UInt(log2Up(outBeats) max 1 bits)) init (0)
     core.io.buckets.ready := !outHolding
     when(core.io.buckets.fire) {
       val r = core.io.buckets.payload
@@ -321,11 +326,11 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
       outBeat := 0
     }
     m_axis_buckets.valid := outHolding
-    m_axis_buckets.payload.data := outRec.subdivideIn(BR.beats slices)(outBeat)
-    m_axis_buckets.payload.last := outLast && outBeat === BR.beats - 1
+    m_axis_buckets.payload.data := outRec.subdivideIn(outBeats slices)(outBeat.resized)
+    m_axis_buckets.payload.last := outLast && outBeat === outBeats - 1
     when(m_axis_buckets.fire) {
       outBeat := outBeat + 1
-      when(outBeat === BR.beats - 1) { outHolding := False }
+      when(outBeat === outBeats - 1) { outHolding := False }
     }
 
     // ---- registers

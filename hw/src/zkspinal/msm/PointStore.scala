@@ -8,10 +8,11 @@ import spinal.lib.bus.amba4.axi._
   * once, every later job streams only its scalars and the engine reads the points from memory, several channels
   * at once, faster than the point port delivers them.
   *
-  * Layout: point i lives in channel i mod `channels`, as that channel's point j = i / channels; a channel packs 21
-  * points into each 4 KiB page (3 beats of 64 bytes each; the page's 64th beat is unused), so a page is one read
-  * burst of 63 beats and no burst crosses a 4 KiB boundary (AXI4).  Point j is at byte (j / 21) * 4096 +
-  * (j mod 21) * 192 of its channel.
+  * Layout: point i lives in channel i mod `channels`, as that channel's point j = i / channels; a point is the b
+  * beats of its record (MsmRecord.point: b = 3 for n = 377 or 381, 2 for n = 254), and a channel packs
+  * q = floor(64 / b) points into each 4 KiB page (21 or 32; the page's last 64 - q·b beats are unused), so a page is
+  * one read burst of q·b beats and no burst crosses a 4 KiB boundary (AXI4).  Point j is at byte
+  * (j / q) * 4096 + (j mod q) * 64b of its channel.
   *
   * @param channels    memory channels, each an AXI4 master with 512-bit data (a power of two)
   * @param addressBits byte address width of a channel
@@ -22,9 +23,10 @@ case class PointStoreConfig(channels: Int = 4, addressBits: Int = 34, readBuffer
   import PointStoreConfig._
   require(channels >= 1 && channels <= 8 && (channels & (channels - 1)) == 0, "1, 2, 4 or 8 channels")
   require(addressBits >= 12 && addressBits <= 40, "a channel spans 4 KiB to 1 TiB")
-  require(readBuffer >= 2 * pageBeats, s"the read buffer must hold two page bursts (${2 * pageBeats} beats)")
-  /** points the store holds (all channels; at most 2^32 - 1, the count register's range) */
-  val capacity: Long = ((BigInt(1) << (addressBits - 12)) * pointsPerPage * channels).min(0xFFFFFFFFL).toLong
+  require(readBuffer >= 2 * pageBytes / beatBytes, s"the read buffer must hold two page bursts (${2 * pageBytes / beatBytes} beats)")
+  /** points of n-bit field elements the store holds (all channels; at most 2^32 - 1, the count register's range) */
+  def capacity(n: Int): Long =
+    ((BigInt(1) << (addressBits - 12)) * pointsPerPage(n) * channels).min(0xFFFFFFFFL).toLong
   val axi: Axi4Config = Axi4Config(addressWidth = addressBits, dataWidth = beatBytes * 8, idWidth = 1,
     useRegion = false, useLock = false, useCache = false, useQos = false, useProt = false)
 }
@@ -32,10 +34,10 @@ case class PointStoreConfig(channels: Int = 4, addressBits: Int = 34, readBuffer
 object PointStoreConfig {
   /** a point record as the point stream carries it (MsmRecord.point): the memory's beat is the stream's */
   val beatBytes: Int = MsmRecord.point.beatBytes
-  val beatsPerPoint: Int = MsmRecord.point.beats
+  def beatsPerPoint(n: Int): Int = MsmRecord.point.beats(n)
   val pageBytes = 4096
-  val pointsPerPage: Int = pageBytes / (beatBytes * beatsPerPoint)
-  val pageBeats: Int = pointsPerPage * beatsPerPoint
+  def pointsPerPage(n: Int): Int = pageBytes / (beatBytes * beatsPerPoint(n))
+  def pageBeats(n: Int): Int = pointsPerPage(n) * beatsPerPoint(n)
 }
 
 /** Writes points 0.. of a load into the channels and reads points 0..count-1 back in order (the layout of
@@ -43,10 +45,14 @@ object PointStoreConfig {
   * it.  AXI4 has no way to cancel a transaction: a write burst already begun is completed, and the responses of
   * transactions in flight at an abort are counted and dropped as they arrive (one ID per channel, so they arrive
   * first, in order), so a new operation may start at once. */
-class PointStore(sc: PointStoreConfig, pointBits: Int) extends Component {
-  import PointStoreConfig._
+class PointStore(sc: PointStoreConfig, n: Int) extends Component {
+  import PointStoreConfig.{beatBytes, pageBytes}
   private val C = sc.channels
   private val beatBits = beatBytes * 8
+  private val pointBits = MsmRecord.qt.end(n)
+  private val beatsPerPoint = PointStoreConfig.beatsPerPoint(n)
+  private val pointsPerPage = PointStoreConfig.pointsPerPage(n)
+  private val pageBeats = PointStoreConfig.pageBeats(n)
   require(pointBits <= beatsPerPoint * beatBits)
   val io = new Bundle {
     val load = in(Bool())
@@ -103,7 +109,7 @@ class PointStore(sc: PointStoreConfig, pointBits: Int) extends Component {
     val data = Reg(Bits(beatsPerPoint * beatBits bits))
     val addr = Reg(UInt(sc.addressBits bits))
     val awDone = RegInit(False)
-    val wBeat = Reg(UInt(2 bits)) init (0)
+    val wBeat = Reg(UInt(log2Up(beatsPerPoint + 1) bits)) init (0)
     queue.io.pop.ready := !holding
     when(queue.io.pop.fire) {
       holding := True; awDone := False; wBeat := 0
@@ -142,19 +148,21 @@ class PointStore(sc: PointStoreConfig, pointBits: Int) extends Component {
 
     // ---- fetch: page bursts into the read buffer, only into free space.  Every counter here crosses one carry
     // chain a cycle: the next burst's size is read from `left` one cycle later into registers, so AR waits the cycle
-    // after a start or a burst (a burst is at most 63 beats, at least 3: the buffer of at least 2 bursts hides it)
+    // after a start or a burst (a burst is at most a page, 64 beats, at least one point: the buffer of at least 2 pages hides it)
     val left = Reg(UInt(32 bits)) init (0) // points of this channel still to request
     val page = Reg(UInt(sc.addressBits - 12 bits)) init (0) // a fetch's bursts are whole pages, but its last
     val settling = RegNext(start || m.ar.fire) init (True)
     val more = RegNext(left =/= 0) init (False)
-    // the burst: min(left, 21) points, from a table of the low five bits when the high ones are zero (no compare)
-    private def table(f: Int => Int, bits: Int): UInt = {
-      val t = Vec((0 until 32).map(k => U(f(k min pointsPerPage), bits bits)))
-      Mux(left(31 downto 5).orR, U(f(pointsPerPage), bits bits), t(left(4 downto 0)))
+    // the burst: min(left, q) points, from a table of the low bits when the high ones are zero (no compare)
+    private val low = log2Up(pointsPerPage)
+    private def table(f: Int => Int): UInt = {
+      val bits = log2Up(f(pointsPerPage) + 1)
+      val t = Vec((0 until (1 << low)).map(k => U(f(k min pointsPerPage), bits bits)))
+      Mux(left(31 downto low).orR, U(f(pointsPerPage), bits bits), t(left(low - 1 downto 0)))
     }
-    val burstPoints = RegNext(table(k => k, 5))
-    val burstBeats = RegNext(table(_ * beatsPerPoint, 6))
-    val burstLen = RegNext(table(k => (k * beatsPerPoint - 1) max 0, 6)) // burstBeats - 1, AXI's len
+    val burstPoints = RegNext(table(k => k))
+    val burstBeats = RegNext(table(_ * beatsPerPoint))
+    val burstLen = RegNext(table(k => (k * beatsPerPoint - 1) max 0)) // burstBeats - 1, AXI's len
     // read-buffer beats neither filled nor requested, less a page burst: a burst may go while this is not negative
     // (its top bit); a beat popped returns its place a cycle later
     val slackWidth = log2Up(sc.readBuffer + 1) + 1

@@ -43,16 +43,16 @@ object PoseidonFrame extends Contract("poseidon_frame", "PoseidonAxis stream bea
   import Pos._
   val beatBits = 256
   val userBits = 32
-  val beat = record("beat", 1, beatBits, beatBits - 1, "TDATA of a beat in or out: one field element; in a stream " +
+  val beat = record("beat", beatBits, beatBits, beatBits - 1, "TDATA of a beat in or out: one field element; in a stream " +
     "the host sends many frames in one DMA write, the top bit marks a frame's last element (InbandLast)")
   val element = recordField("element", beat, 0, N, "the field element, canonical (< p); out: the digest, or 0 " +
     "for a rejected frame")
   val last = recordField("last", beat, beatBits - 1, 1, "in-band end of frame: set on a frame's last element (free: " +
     "elements are < 2^n); InbandLast clears it and sets TLAST")
-  val inUser = record("in_user", 1, userBits, beat.maxN, "TUSER of an input frame's first beat (ignored on the others)")
+  val inUser = record("in_user", userBits, userBits, beat.maxN, "TUSER of an input frame's first beat (ignored on the others)")
   val arity = recordField("arity", inUser, 0, 8, "0: a MerkleTree hash (arity = frame length, tag 2^arity - 1); " +
     "A != 0: a header frame of arity A whose first beat is the domain tag")
-  val outUser = record("out_user", 1, userBits, beat.maxN, "TUSER of an output beat")
+  val outUser = record("out_user", userBits, userBits, beat.maxN, "TUSER of an output beat")
   val error = recordField("error", outUser, 0, PoseidonErrors.bits, "0 for a digest; for a rejected frame the OR " +
     "of the PoseidonErrors codes")
 }

@@ -70,7 +70,8 @@ object SystemBlockRegs extends Contract("system", "system block registers (offse
   val identity = 0x1000 - 4 * CoreIdentity.fields.size // the top of windowBytes
   val kind = reg("kind", identity, "read-only: the core's CoreKind code (0: the core has no identity)")
   val config = reg("config", identity + 4, "read-only: CRC-32 (zlib's) of the core's configuration name, e.g. c1100")
-  val version = reg("version", identity + 8, "read-only: [15:0] the core's interface revision for its kind")
+  val version = reg("version", identity + 8, "read-only: [15:0] the core's interface revision for its kind, " +
+    "[31:16] what the kind says of its configuration (an MSM core: its curve, MSM_CURVE_*)")
   require(CoreIdentity.fields == Seq("kind", "config", "version"))
   val magic = code("magic", BigInt("7a6b5359", 16), "ID's value")
   val windowBytes = code("window_bytes", 0x1000, "the block's address window (the identity words end it)").toInt
@@ -83,6 +84,8 @@ object SystemBlockRegs extends Contract("system", "system block registers (offse
   val infoRevision = field("revision", "info", 16, 8, "revision of this map (REVISION: with the identity words; 0 " +
     "without)")
   val versionInterface = field("interface", "version", 0, 16, "the core's interface revision for its kind")
+  val versionDetail = field("detail", "version", 16, 16, "what the kind says of its configuration (an MSM core: " +
+    "its curve, MSM_CURVE_*; 0 for the other kinds and on MSM cards from before the curve was named, BLS12-377's)")
 }
 
 class SystemBlock(val cfg: SystemBlockConfig = SystemBlockConfig()) extends Component with AxiClocked {

@@ -20,11 +20,10 @@ where
 {
     let words: Vec<[u64; 4]> = sc.iter().map(scalar::<P>).collect();
     let want = Projective::<P>::msm(pts, sc).unwrap().into_affine();
-    if field_bits::<P>() <= c::MSM_RECORD_BUCKET.max_n {
-        let buckets = accumulate::<P>(layout, pts, &words);
-        assert_eq!(postprocess::<P>(layout, &buckets).unwrap(), want);
-    }
-    // without records (BLS12-381 does not fit them yet): the adder's buckets, the same sums
+    let buckets = accumulate::<P>(layout, pts, &words);
+    assert_eq!(buckets.len(), layout.total_buckets() * records::<P>().bucket_bytes);
+    assert_eq!(postprocess::<P>(layout, &buckets).unwrap(), want);
+    // without records: the adder's buckets, the same sums
     let sums: Vec<Projective<P>> = accumulate_buckets::<P>(layout, pts, &words)
         .iter()
         .map(|w| window_sum(&w.iter().map(|b| bucket_to_point::<P>(b).unwrap()).collect::<Vec<_>>()))
@@ -155,27 +154,130 @@ fn bls12_381_encoding_and_subgroup() {
 
 #[test]
 fn records_are_the_models() {
-    // BN254 generator (1, 2): record (1, 2, 3) in Montgomery form at n = 254
+    // BN254 generator (1, 2): record (1, 2, 3) in Montgomery form at n = 254, in two beats
     type P = ark_bn254::g1::Config;
-    let mut out = [0u8; RECORD_BYTES];
+    let r = records::<P>();
+    assert_eq!((r.n, r.point_bytes, r.bucket_bytes), (254, 2 * 64, 3 * 64));
+    let mut out = vec![0u8; r.point_bytes];
     point_record::<P>(&Affine::<P>::generator(), &mut out);
-    let rec = record_from_bytes(&out);
-    let (pf, _, _) = fields(254);
-    for (f, v) in pf.iter().zip([1u64, 2, 3]) {
-        assert_eq!(get(&rec, *f), to_word::<P>(&F::<P>::from(v)));
+    let rec = Rec::from_bytes(&out);
+    for (f, v) in r.point.iter().zip([1u64, 2, 3]) {
+        assert_eq!(rec.get(*f), to_word::<P>(&F::<P>::from(v)));
     }
     point_record::<P>(&Affine::<P>::identity(), &mut out);
     assert!(out.iter().all(|&b| b == 0));
+    // BLS12-381: three-beat point records, four-beat bucket records
+    type Q = ark_bls12_381::g1::Config;
+    let r = records::<Q>();
+    assert_eq!((r.n, r.point_bytes, r.bucket_bytes), (381, 3 * 64, 4 * 64));
+}
+
+/// BN254 precompute: every record two beats, its words the point's (x, y, 3x^2), zero above 3n; the records of a
+/// set are the points' records back to back
+#[test]
+fn bn254_two_beat_precompute() {
+    type P = ark_bn254::g1::Config;
+    let (pts, _) = crate::gen::generate_sw::<P>(3, 11, false);
+    let mut pts = pts;
+    pts.push(Affine::<P>::identity());
+    let r = records::<P>();
+    let data = point_records::<P>(&pts);
+    assert_eq!(data.len(), pts.len() * 128);
+    let r_inv = r_hw::<P>().inverse().unwrap();
+    for (i, p) in pts.iter().enumerate() {
+        let rec = &data[i * r.point_bytes..(i + 1) * r.point_bytes];
+        let back = Rec::from_bytes(rec);
+        let xs: Vec<F<P>> = r.point.iter().map(|f| from_word::<P>(&back.get(*f), &r_inv).unwrap()).collect();
+        match p.xy() {
+            Some((x, y)) => assert_eq!(xs, vec![x, y, F::<P>::from(3u64) * x.square()]),
+            None => assert!(rec.iter().all(|&b| b == 0)),
+        }
+        let end = 3 * r.n as usize;
+        assert!((end..8 * r.point_bytes).all(|b| rec[b / 8] >> (b % 8) & 1 == 0), "record {i}: bits above 3n");
+    }
+}
+
+/// A read-out with partial records, as the engine (shared windows: an adder's copy of a window) and zk-msm's window
+/// split (another card's buckets) produce it: the buckets of `first`'s points, then as partial records every
+/// non-empty bucket of `rest`'s points, tagged with its window and bucket, with unclaimed (0/0, all-zero) records
+/// among them.
+fn with_partials<P: SWCurveConfig>(layout: &WindowLayout, first: (&[Affine<P>], &[[u64; 4]]),
+                                   rest: (&[Affine<P>], &[[u64; 4]])) -> (WindowLayout, Vec<u8>)
+where
+    F<P>: PrimeField,
+{
+    let mut data = accumulate::<P>(layout, first.0, first.1);
+    let mut partials = 0;
+    for (j, bk) in accumulate_buckets::<P>(layout, rest.0, rest.1).iter().enumerate() {
+        for (k, b) in bk.iter().enumerate() {
+            if !b[2].is_zero() {
+                data.extend(bucket_record::<P>(b, j, k + 1));
+                partials += 1;
+            }
+            if (j + k) % 7 == 0 {
+                data.extend(bucket_record::<P>(&[F::<P>::zero(); 4], 0, 0)); // unclaimed
+                partials += 1;
+            }
+        }
+    }
+    (layout.clone().with_partials(partials), data)
+}
+
+/// BLS12-381 (four-beat bucket records) and BN254 post-processing with partial records against arkworks' MSM on
+/// small random sets
+fn partial_records_against_arkworks<P: SWCurveConfig>()
+where
+    F<P>: PrimeField,
+{
+    let mut rng = Rng::seed_from_u64(381);
+    let pts: Vec<Affine<P>> = (0..24).map(|_| Projective::<P>::rand(&mut rng).into_affine()).collect();
+    let sc: Vec<P::ScalarField> = (0..24).map(|_| P::ScalarField::rand(&mut rng)).collect();
+    let words: Vec<[u64; 4]> = sc.iter().map(scalar::<P>).collect();
+    let want = Projective::<P>::msm(&pts, &sc).unwrap().into_affine();
+    let rb = records::<P>().bucket_bytes;
+    for l in layouts::<P>() {
+        for cut in [0, 1, 13, 24] {
+            let (lp, data) = with_partials::<P>(&l, (&pts[..cut], &words[..cut]), (&pts[cut..], &words[cut..]));
+            assert_eq!(data.len(), lp.total_records() * rb);
+            assert_eq!(postprocess::<P>(&lp, &data).unwrap(), want, "cut {cut}");
+        }
+        // a claimed partial record that is not infinity with tag 0/0 is refused; a tag outside the layout too
+        let (lp, mut data) = with_partials::<P>(&l, (&pts[..5], &words[..5]), (&pts[5..], &words[5..]));
+        let first_partial = lp.total_buckets();
+        let (x, y) = pts[0].xy().unwrap();
+        let g = [x, y, F::<P>::one(), F::<P>::one()];
+        let bad = bucket_record::<P>(&g, 0, 0);
+        data[first_partial * rb..(first_partial + 1) * rb].copy_from_slice(&bad);
+        let e = postprocess::<P>(&lp, &data).unwrap_err().0;
+        assert!(e.contains("unclaimed (tag 0/0) but not infinity"), "{e}");
+        let bad = bucket_record::<P>(&g, l.num_windows(), 1);
+        data[first_partial * rb..(first_partial + 1) * rb].copy_from_slice(&bad);
+        let e = postprocess::<P>(&lp, &data).unwrap_err().0;
+        assert!(e.contains("is outside the layout"), "{e}");
+    }
+}
+
+#[test]
+fn bls12_381_four_beat_buckets_with_partials() {
+    type P = ark_bls12_381::g1::Config;
+    assert_eq!(records::<P>().bucket_bytes, 256);
+    partial_records_against_arkworks::<P>();
+}
+
+#[test]
+fn bn254_buckets_with_partials() {
+    partial_records_against_arkworks::<ark_bn254::g1::Config>();
 }
 
 #[test]
 fn bad_buckets_refused() {
     type P = ark_bn254::g1::Config;
+    let rb = records::<P>().bucket_bytes;
     let l = WindowLayout::with_max_scalar(&[8; 32], r_minus_1::<P>()).unwrap();
     let g = Affine::<P>::generator();
     let mut b = accumulate::<P>(&l, &[g], &[[5, 0, 0, 0]]);
-    assert!(postprocess::<P>(&l, &b[..RECORD_BYTES]).unwrap_err().0.contains("the layout needs"));
-    b[4 * RECORD_BYTES] ^= 1; // bucket 5 of window 0: X changes
+    assert!(postprocess::<P>(&l, &b[..rb]).unwrap_err().0.contains("the layout needs"));
+    b[4 * rb] ^= 1; // bucket 5 of window 0: X changes
     let e = postprocess::<P>(&l, &b).unwrap_err().0;
     assert!(e.contains("bucket record 4 (window 0 bucket 5)"), "{e}");
 }
