@@ -90,12 +90,18 @@ OTHER = {
     "KeccakSpongeAxis_r1": ("c1100", "vu9p"),      # the C1100's other sponges
     "KeccakSpongeAxis_r2": ("c1100", "vu9p"),
     "MsmAxis_small": ("vu9p",),                    # the quick tier's MSM engine (small windows)
+    "MsmAxis_bn254_vu9p": ("vu9p",),               # BN254 G1, two XYZZ adders, four DDR4 channels (on demand)
+    "MsmAxis_bls12_381_vu9p": ("vu9p",),           # BLS12-381 G1, one XYZZ adder (on demand)
+    "MsmAxis_bn254_c1100": ("c1100",),             # BN254 G1, two XYZZ adders, the point store in HBM (on demand)
     **{f"KeccakSpeed_{c}": ("c1100", "vu9p")       # the SNAP test_speed benchmark, on either card
        for c in ("r1_u1", "r2_u1", "r2_u2", "r2_u4", "r3_u1", "r4_u1", "r6_u1", "r8_u1", "r12_u1", "r24_u1", "r24_u2")},
 }
 # Tops whose whole-top synthesis has not been recorded yet, with the reason: tests/test_fit.py skips them by name
 # (visible in every run) instead of passing; an entry goes once `python -m zkspinal.synth.fit TOP` has run.
-PENDING: dict[str, str] = {}
+PENDING: dict[str, str] = {
+    **{t: "issue 36: the whole-top yosys run of the new curves' board tops (emitted on demand) is still to come"
+       for t in ("MsmAxis_bn254_vu9p", "MsmAxis_bls12_381_vu9p", "MsmAxis_bn254_c1100")},
+}
 # Shipped tops that fit their part but miss a budget target today, with the reason and what is missed (the scopes
 # whose LUT budget is over).  tests/test_fit.py requires exactly these misses: a top that overflows, misses another
 # target or another scope fails, and so does a top listed here that meets its targets (the entry must go).

@@ -66,7 +66,7 @@ ADVERSARIAL = ("half_ones", "below16", "equal", "zero", "max", "alternating", "h
 # sets whose every adder must stay >= 90 % busy (issue "MSM: two adders on one VU9P")
 HOT_SETS = ("half_ones", "below16")
 RANDOM_MIN_BUSY, HOT_MIN_BUSY = 0.99, 0.90
-FOUR_MSM_MAX_S = 11.0
+FOUR_MSM_MAX_S = 11.0         # four 2^26 MSMs end to end: BLS12-377's target (the ZPrize task); none for the others
 PCIE_GEN3_X16_GBPS = 12.5      # at the hardware (docs: domain.md, XDMA throughput reference)
 # yosys LUT1..LUT6 (Hardcaml's whole design: 387,166 CLB LUTs)
 ADDER_MAX_LUT = 340_000
@@ -212,9 +212,10 @@ def area_verdicts(syn: dict, uram: int | None = None, board: str = "vu9p") -> li
     return bad
 
 
-def rate_verdicts(rows: list, projection: dict | None, max_one_s: float = 2.5) -> list[str]:
+def rate_verdicts(rows: list, projection: dict | None, max_one_s: float = 2.5,
+                  max_four_s: float | None = FOUR_MSM_MAX_S) -> list[str]:
     """Busy and time targets on the measured rows (empty when all are met); max_one_s: the curve's and board's
-    target for one 2^26 bucket phase (ONE_MSM_MAX_S)."""
+    target for one 2^26 bucket phase (ONE_MSM_MAX_S); max_four_s: four MSMs end to end (None: no target)."""
     bad = []
     stored = {(r["set"], r["npow"]) for r in rows if r.get("source") == "store"}
     for r in rows:
@@ -227,8 +228,8 @@ def rate_verdicts(rows: list, projection: dict | None, max_one_s: float = 2.5) -
     if projection:
         if projection["one_s"] > max_one_s:
             bad.append(f"one 2^26 bucket phase {projection['one_s']:.3f} s > {max_one_s} s")
-        if projection["four_s"] > FOUR_MSM_MAX_S:
-            bad.append(f"four 2^26 MSMs {projection['four_s']:.2f} s > {FOUR_MSM_MAX_S} s")
+        if max_four_s is not None and projection["four_s"] > max_four_s:
+            bad.append(f"four 2^26 MSMs {projection['four_s']:.2f} s > {max_four_s} s")
     return bad
 
 
@@ -305,7 +306,8 @@ def main(argv=None) -> int:
         h = anchors.HARDCAML
         print(f"{h['source']} (published, {h['mhz']} MHz): one 2^26 bucket phase {h['bucket_phase_s']} s, 4 x 2^26 "
               f"{h['four_msm_s']} s (host work overlapped)")
-    missed = rate_verdicts(rows, out.get("projection"), max_one_s)
+    missed = rate_verdicts(rows, out.get("projection"), max_one_s,
+                           FOUR_MSM_MAX_S if info["curve"] == "bls12_377_g1" else None)
     fit_missed = False
     if not args.no_synth:
         real = args.top[:-len("_model")] if args.top.endswith("_model") else args.top
