@@ -170,6 +170,7 @@ def test_bn254_valgrind(bn, tmp_path):
     assert r.returncode == 2 and "asks for bls12_381" in r.stderr, r.stderr
 
 
+@pytest.mark.long  # its own emulator build (about three minutes): CI's quick tier covers BLS12-381 in test_msm_axis
 def test_bls12_381_streamed(built, tmp_path, seed):  # noqa: F811
     """-g 8 --curve bls12_381 on the BLS12-381 card (MsmAxis_bls12_381_small_model: three-beat point records, four-beat
     bucket records, the XYZZ adder of 381-bit products): arkworks' result (the tool's CPU check); without --curve the
