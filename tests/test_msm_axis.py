@@ -16,10 +16,13 @@ from reference_model import msm_data
 # engine, by the long tier (test_msm_axis_real_long)
 SMALL = "MsmAxis_small_model"
 SMALL2 = "MsmAxis_small2_model"   # the same layout on two adders (windows 0, 2 and 1, 3)
-# BN254 G1 on the XYZZ adder, the same layouts; BLS12-381 G1 (four-beat bucket records) on the small one
+# BN254 G1 on the XYZZ adder, the same layouts (the one-adder one in the long tier: the quick tier has the one-adder
+# layout on BLS12-377 and BLS12-381, the XYZZ adder on two lanes); BLS12-381 G1 (four-beat bucket records) on the
+# small one
 BN254 = ("MsmAxis_bn254_small_model", "MsmAxis_bn254_small2_model")
 BLS12_381 = "MsmAxis_bls12_381_small_model"
-TOPS = pytest.mark.parametrize("top", [pytest.param(t, marks=pytest.mark.xdist_group(t))
+TOPS = pytest.mark.parametrize("top", [pytest.param(t, marks=[pytest.mark.xdist_group(t)]
+                                                    + ([pytest.mark.long] if t == BN254[0] else []))
                                        for t in (SMALL, SMALL2) + BN254 + (BLS12_381,)])
 
 

@@ -1,6 +1,6 @@
 """zk-msm on the curves other than BLS12-377 through the XDMA emulator: BN254 cards with four 6-bit windows and scalars
-< 2^24 as the BLS12-377 small tops (MsmAxis_bn254_small_model: one adder, streamed; MsmAxis_bn254_small2_model: two
-adders and a point store, 32 BN254 points per 4 KiB page), two-beat point records and three-beat bucket records.
+< 2^24 as the BLS12-377 small tops (MsmAxis_bn254_small2_model: two adders and a point store, 32 BN254 points per
+4 KiB page, for streamed and resident jobs), two-beat point records and three-beat bucket records.
 Results against arkworks (zk-msm's own CPU check, and `host-msm msm --curve bn254` on the same data-set directory);
 the curve taken from the card's identity (VERSION[31:16]) when --curve is absent; a --curve other than the card's
 refused before anything is sent (exit 2), also on a BLS12-377 card (MsmAxis_small_model), and cards of two curves in
@@ -19,8 +19,8 @@ from zkspinal.paths import top_info
 from zkspinal.tools.host_msm import build_host
 from zkspinal.tools.sw import VALGRIND, emulator, ok, tool, zkemu
 
-BN_TOP = "MsmAxis_bn254_small_model"          # one adder, streamed points
-BN_STORE_TOP = "MsmAxis_bn254_small2_model"   # two adders, the point store
+# one BN254 card build for the quick tier: two adders and a point store, serving streamed and resident jobs
+BN_TOP = BN_STORE_TOP = "MsmAxis_bn254_small2_model"
 BLS377_TOP = "MsmAxis_small_model"            # a BLS12-377 card
 MASK24 = (1 << 24) - 1
 

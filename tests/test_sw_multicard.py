@@ -165,7 +165,9 @@ def test_msm_two_cards(seed, tmp_path):
 # ---- faults on card 1 of two: injected by its emulator.  -t 6000: two emulated Poseidon cores share two cores of
 # CPU, and an arity-2 hash takes ~38,000 cycles from input to digest (seconds there), so a healthy card's first digest
 # can take longer than the 1.5 s the one-card hang tests use
-FAULTS = {"hang": ["--freeze-after-beats", "10"], "dma_error": ["--dma-error-after-beats", "10"]}
+# on the first H2C beat: however few preimages the spread gives the card (it took as few as 4 in 2 jobs), its first
+# job meets the fault
+FAULTS = {"hang": ["--freeze-after-beats", "1"], "dma_error": ["--dma-error-after-beats", "1"]}
 
 
 @pytest.mark.parametrize("fault", ["hang", "dma_error", "disappears"])
