@@ -2,7 +2,8 @@
 build is checked by vivado/stub/check.py: connectivity of every core pin and interface, stream widths against the
 emitted Verilog, clock domains meeting only in asynchronous FIFOs / the two-clock SmartConnect / reset
 synchronizers, XDMA channels, the user BAR map, the flash controller (FlashCtrl_<board> at 0x20000 on both boards,
-its ICAP clock, the configuration settings of the flash layout), documented parts and board pins, the packaged IP.  Negative tests:
+its ICAP clock, the configuration settings of the flash layout), documented parts and board pins, the packaged IP,
+card memory (the VU9P's DDR4 controllers, the C1100's HBM ports).  Negative tests:
 every single connection of a block design, dropped in turn, and script variants with a line removed or a property
 changed make the checker fail.
 
@@ -154,6 +155,27 @@ def test_package_ip_checker_sees_a_wrong_port_map(tmp_path):
 
 
 # ---------------------------------------------------------------- block designs, every emitted core on every board
+def memory_refusal(top: str, board: str) -> str | None:
+    """What bd_<board>.tcl says when it refuses a core's memory channels (None: the board takes them): more channels
+    than the board's DIMMs or HBM switch groups (MsmAxis_bn254_c1100's eight on the VU9P), or a channel wider than
+    one HBM switch group's 1 GiB (the VU9P tops' 16 GiB channels on the C1100)."""
+    axi = vrtl.interfaces(top).axi
+    mem = vcheck.BOARDS[board].get("memory")
+    if not axi:
+        return None
+    if mem is None:
+        return "has no card memory"
+    if mem["type"] == "DDR4":
+        channels, window = len(mem["slrs"]), 1 << 34
+    else:
+        channels, window = mem["stacks"] * mem["stack_ports"] // mem["group_ports"], mem["group_ports"] * mem["pc_bytes"]
+    if len(axi) > channels:
+        return "memory channels; board"
+    if any(1 << a["addr"] > window for a in axi.values()):
+        return "an HBM channel is 1024 MiB" if mem["type"] == "HBM" else "one DIMM has 34"
+    return None
+
+
 @pytest.mark.parametrize("board", BOARDS)
 @pytest.mark.parametrize("kind", list(CORE_KINDS))
 def test_block_design(tmp_path, board, kind):
@@ -164,13 +186,10 @@ def test_block_design(tmp_path, board, kind):
         pytest.skip(CORE_KINDS[kind])
     for top in found:
         proc, record = bd(tmp_path, board, "--core", top, name=top)
-        if vrtl.interfaces(top).axi and "memory" not in vcheck.BOARDS[board]:
-            # a core with card memory on a board without DDR4 channels is refused, not built half-connected
-            assert proc.returncode != 0 and "has no DDR4 channels" in proc.stderr, proc.stderr
-            continue
-        if len(vrtl.interfaces(top).axi) > len((vcheck.BOARDS[board].get("memory") or {}).get("slrs", [])):
-            # more memory channels than the board has DIMMs (MsmAxis_bn254_c1100's eight HBM channels on the VU9P)
-            assert proc.returncode != 0 and "memory channels; board" in proc.stderr, proc.stderr
+        refusal = memory_refusal(top, board)
+        if refusal:
+            # a core whose card memory the board cannot give is refused, not built half-connected
+            assert proc.returncode != 0 and refusal in proc.stderr, proc.stderr
             continue
         assert_clean(proc, record, board)
         cells = {f["path"]: f["vlnv"] for f in facts(record, "cell")}
@@ -214,8 +233,11 @@ def test_parameters_reach_the_design(tmp_path, board):
 
 # ---------------------------------------------------------------- negative tests
 @pytest.mark.parametrize("board, core", [("c1100", "KeccakSpongeAxis_r1"), ("c1100", "KeccakSpeed_r2_u1"),
-                                         ("vu9p", "PairFixture_d16"), ("vu9p", "MsmAxis_small2_model")])
+                                         ("vu9p", "PairFixture_d16"), ("vu9p", "MsmAxis_small2_model"),
+                                         ("c1100", "MsmAxis_bn254_small2_model")])
 def test_every_dropped_connection_fails(tmp_path, board, core):
+    if core not in tops(core.split("_")[0]):
+        pytest.skip(f"{core} not emitted")
     proc, record = bd(tmp_path, board, "--core", core)
     assert_clean(proc, record, board)
     n = int(facts(record, "result")[0]["connects"])
@@ -541,13 +563,15 @@ def test_vu9p_floorplan_of_two_adders(tmp_path, brk):
 
 
 # ---------------------------------------------------------------- the VU9P's card memory (MSM point store)
-def test_vu9p_card_memory(tmp_path):
-    """MsmAxis_vu9p's four point-store channels: one DDR4 controller per channel as the board's DIMMs need, reached
-    through a clock crossing and, for the DIMMs outside the shell's SLR, a Multi SLR Crossing register slice; the
-    DDR4 pins of the build as the board's pin table says; the packaged core declares an address space per channel."""
-    top = "MsmAxis_vu9p"
+@pytest.mark.parametrize("top", ["MsmAxis_vu9p", "MsmAxis_bn254_vu9p", "MsmAxis_bls12_381_vu9p"])
+def test_vu9p_card_memory(tmp_path, top):
+    """The VU9P tops' four point-store channels (each curve's, by name): one DDR4 controller per channel as the
+    board's DIMMs need, reached through a clock crossing and, for the DIMMs outside the shell's SLR, a Multi SLR
+    Crossing register slice; the DDR4 pins of the build as the board's pin table says; the packaged core declares an
+    address space per channel."""
     if top not in tops("MsmAxis"):
         pytest.skip(f"{top} not emitted")
+    assert json.loads((RTL / "manifest.json").read_text())[top]["point_store"]["channels"] == 4
     proc, record = bd(tmp_path, "vu9p", "--core", top)
     assert_clean(proc, record, "vu9p")
     cells = {f["path"]: f["vlnv"].split(":")[2] for f in facts(record, "cell")}
@@ -570,16 +594,16 @@ def test_vu9p_card_memory(tmp_path):
 
 
 MEMORY_BREAKS = {
-    "channels crossed": (("lib/zk_bd.tcl", "zk::bd::inet core/$p mem${c}_cc/S00_AXI",
+    "channels crossed": (("lib/zk_ddr4.tcl", "zk::bd::inet core/$p mem${c}_cc/S00_AXI",
                           "zk::bd::inet core/m_axi_mem[expr {[llength $masters] - 1 - $c}] mem${c}_cc/S00_AXI"),
                          "memory path /core/m_axi_mem0 -> /ddr4_0/C0_DDR4_S_AXI"),
-    "no SLR crossing": (("lib/zk_bd.tcl", "if {$hops} {", "if {0} {"), "no register slice mem0_slr"),
-    "two crossings for one boundary": (("lib/zk_bd.tcl", "CONFIG.NUM_SLR_CROSSINGS $hops", "CONFIG.NUM_SLR_CROSSINGS 2"),
+    "no SLR crossing": (("lib/zk_ddr4.tcl", "if {$hops} {", "if {0} {"), "no register slice mem0_slr"),
+    "two crossings for one boundary": (("lib/zk_ddr4.tcl", "CONFIG.NUM_SLR_CROSSINGS $hops", "CONFIG.NUM_SLR_CROSSINGS 2"),
                                        "mem0_slr: 2 SLR crossings"),
-    "crossing on one clock": (("lib/zk_bd.tcl", "zk::bd::net $ddr/c0_ddr4_ui_clk mem${c}_cc/aclk1",
+    "crossing on one clock": (("lib/zk_ddr4.tcl", "zk::bd::net $ddr/c0_ddr4_ui_clk mem${c}_cc/aclk1",
                                "zk::bd::net core_clk/clk_out1 mem${c}_cc/aclk1"), "clock domains meet outside a crossing"),
     "another DIMM": (("bd_vu9p.tcl", "part MTA18ASF2G72PZ-2G3", "part MTA9ASF1G72PZ-2G3"), "the board's DIMMs need"),
-    "a channel's window too small": (("lib/zk_bd.tcl", "-range [expr {1 << [dict get $ifs axi $p addr]}]",
+    "a channel's window too small": (("lib/zk_ddr4.tcl", "-range [expr {1 << [dict get $ifs axi $p addr]}]",
                                       "-range [expr {1 << 30}]"), "address map"),
     "a DQ pin moved": (("constraints/vu9p_ddr4_pins.tsv", "c0\tdq\tAW28 ", "c0\tdq\tAW27 "), "DDR4 pins of the build"),
     "a channel's pins left out": (("constraints/vu9p_ddr4_pins.tsv", "c3\tdqs_c\t", "c3\tdqs_x\t"), "no dqs_c pins"),
@@ -587,7 +611,7 @@ MEMORY_BREAKS = {
                                      "{IS_PRIMITIVE && NAME =~ zk_vu9p_i/mem0_slr", "pb_zk_adder1] [get_cells -quiet "
                                      "-hierarchical -filter {IS_PRIMITIVE && NAME =~ zk_vu9p_i/mem0_slr"),
                                     "belongs in SLR0"),
-    "memory reset by the host": (("lib/zk_bd.tcl", "zk::bd::net rst_ddr$c/peripheral_aresetn $ddr/c0_ddr4_aresetn",
+    "memory reset by the host": (("lib/zk_ddr4.tcl", "zk::bd::net rst_ddr$c/peripheral_aresetn $ddr/c0_ddr4_aresetn",
                                   "zk::bd::net sys/core_aresetn $ddr/c0_ddr4_aresetn"), "c0_ddr4_aresetn"),
 }
 
@@ -605,6 +629,139 @@ def test_vu9p_card_memory_variant_fails(tmp_path, brk):
     f.write_text(text.replace(old, new))
     proc, record = bd(tmp_path, "vu9p", "--core", top, script=dst / "bd_vu9p.tcl", env={"ZK_RTL": str(RTL)})
     problems = [proc.stderr] if proc.returncode else vcheck.check(record, "vu9p")
+    assert any(expect in p for p in problems), (brk, problems)
+
+
+# ---------------------------------------------------------------- the C1100's card memory: HBM
+GIB, PC = 1 << 30, 256 << 20
+
+
+@pytest.mark.parametrize("top", ["MsmAxis_bn254_c1100", "MsmAxis_bn254_c1100_model"])
+def test_c1100_hbm(tmp_path, top):
+    """MsmAxis_bn254_c1100 (and its multiplier-model twin) by name on the C1100: its eight 1 GiB point-store channels
+    on the HBM's ports SAXI_00, SAXI_04, ..., SAXI_28 (one per 4-port switch group, every other port off), each through
+    a two-clock SmartConnect from the core clock to the 450 MHz HBM clock, its window the four pseudo-channels of its
+    group at c * 1 GiB; both stacks' catastrophic-temperature flags ORed onto hbm_cattrip (no tie to 0); no memory
+    pins (the HBM is in the package)."""
+    if top not in tops("MsmAxis"):
+        pytest.skip(f"{top} not emitted")
+    store = json.loads((RTL / "manifest.json").read_text())[top]["point_store"]
+    assert (store["channels"], store["address_bits"]) == (8, 30)
+    assert {a["data"] for a in vrtl.interfaces(top).axi.values()} == {512}
+    proc, record = bd(tmp_path, "c1100", "--core", top)
+    assert_clean(proc, record, "c1100")
+    cells = {f["path"]: f["vlnv"].split(":")[2] for f in facts(record, "cell")}
+    props = {(f["path"], f["k"]): f["v"] for f in facts(record, "cell_prop")}
+    assert [c for c in cells if cells[c] == "hbm"] == ["/hbm"] and "ddr4" not in cells.values()
+    ports = [0, 4, 8, 12, 16, 20, 24, 28]
+    assert [xx for xx in range(32) if props[("/hbm", f"CONFIG.USER_SAXI_{xx:02d}")] == "true"] == ports
+    assert (props[("/hbm", "CONFIG.USER_HBM_DENSITY")], props[("/hbm", "CONFIG.USER_HBM_STACK")]) == ("8GB", "2")
+    assert props[("/hbm_clk", "CONFIG.CLKOUT1_REQUESTED_OUT_FREQ")] == props[("/hbm", "CONFIG.USER_AXI_CLK_FREQ")] == "450"
+    intf = {tuple(sorted(f["ends"])) for f in facts(record, "intf_net")}
+    nets = [set(f["ends"]) for f in facts(record, "net")]
+    for c, xx in enumerate(ports):
+        assert (f"/core/m_axi_mem{c}", f"/mem{c}_cc/S00_AXI") in intf
+        assert (f"/hbm/SAXI_{xx:02d}", f"/mem{c}_cc/M00_AXI") in intf
+        assert props[(f"/mem{c}_cc", "CONFIG.NUM_CLKS")] == "2"
+        assert {f"/mem{c}_cc/aclk1", f"/hbm/AXI_{xx:02d}_ACLK", "/hbm_clk/clk_out1"} <= next(
+            n for n in nets if f"/hbm/AXI_{xx:02d}_ACLK" in n)
+        window = sorted((int(a["offset"], 0), int(a["range"], 0), a["seg"][0]) for a in facts(record, "address")
+                        if a["space"] == f"/core/m_axi_mem{c}")
+        assert window == [(c * GIB + k * PC, PC, f"/hbm/SAXI_{xx:02d}/HBM_MEM{xx + k:02d}") for k in range(4)]
+    cattrip = next(n for n in nets if "/hbm_cattrip" in n)
+    assert cattrip == {"/hbm_cattrip", "/hbm_cattrip_or/Res"} and props[("/hbm_cattrip_or", "CONFIG.C_OPERATION")] == "or"
+    assert {"/hbm/DRAM_0_STAT_CATTRIP", "/hbm_cattrip_or/Op1"} in nets and {"/hbm/DRAM_1_STAT_CATTRIP", "/hbm_cattrip_or/Op2"} in nets
+    assert {"/core_clk/clk_out2", "/hbm/HBM_REF_CLK_0", "/hbm/HBM_REF_CLK_1", "/hbm/APB_0_PCLK"} <= next(
+        n for n in nets if "/hbm/HBM_REF_CLK_0" in n)
+    files = facts(record, "result")[0]["files"]
+    assert [f for f in files if f.endswith(".xdc")] == [str(VIVADO / "constraints" / "c1100.xdc")]
+    assert set(vcheck.load(record)["components"][top]["spaces"]) == {f"m_axi_mem{c}" for c in range(8)}
+
+
+def test_c1100_without_hbm_ties_cattrip(tmp_path):
+    """A core without memory channels gets no HBM, and hbm_cattrip is held low as before."""
+    proc, record = bd(tmp_path, "c1100", "--core", "KeccakSpongeAxis_r1")
+    assert_clean(proc, record, "c1100")
+    assert not any(f["vlnv"].split(":")[2] in ("hbm", "util_vector_logic") for f in facts(record, "cell"))
+    assert {"/const_0/dout", "/hbm_cattrip"} <= next(set(f["ends"]) for f in facts(record, "net") if "/hbm_cattrip" in f["ends"])
+
+
+def axi4_master(prefix: str, addr: int, data: int = 512) -> list[tuple[str, str, int]]:
+    """The ports of an AXI4 memory master (the point store's m_axi_mem<c>)."""
+    out = [("awvalid", "out", 1), ("awready", "in", 1), ("awaddr", "out", addr), ("awid", "out", 1), ("awlen", "out", 8),
+           ("awsize", "out", 3), ("awburst", "out", 2), ("wvalid", "out", 1), ("wready", "in", 1), ("wdata", "out", data),
+           ("wstrb", "out", data // 8), ("wlast", "out", 1), ("bvalid", "in", 1), ("bready", "out", 1), ("bid", "in", 1),
+           ("bresp", "in", 2), ("arvalid", "out", 1), ("arready", "in", 1), ("araddr", "out", addr), ("arid", "out", 1),
+           ("arlen", "out", 8), ("arsize", "out", 3), ("arburst", "out", 2), ("rvalid", "in", 1), ("rready", "out", 1),
+           ("rdata", "in", data), ("rid", "in", 1), ("rresp", "in", 2), ("rlast", "in", 1)]
+    return [(f"{prefix}_{n}", d, w) for n, d, w in out]
+
+
+@pytest.mark.parametrize("channels, bits, refusal", [
+    (9, 30, "has 9 memory channels; board c1100 has 8 HBM channels"),     # a ninth switch group does not exist
+    (1, 31, "m_axi_mem0: 31-bit addresses (2048 MiB); an HBM channel is 1024 MiB"),  # wider than its group
+    (2, 20, None)])                                                       # two small channels: one stack
+def test_c1100_hbm_channels(tmp_path, channels, bits, refusal):
+    """An MSM-shaped core with `channels` point-store channels of 2^bits bytes on the C1100: more channels than the
+    HBM's eight switch groups, or a channel wider than one group's 1 GiB, is refused with the reason; two channels of
+    1 MiB build on the first stack alone (its flag straight onto hbm_cattrip)."""
+    kind, ports = SHELLS["MsmAxis_shape"]
+    mem = [p for c in range(channels) for p in axi4_master(f"m_axi_mem{c}", bits)]
+    rtl_dir = shell_rtl(tmp_path, "MsmAxis_hbm_shape", kind, ports + mem)
+    proc, record = bd(tmp_path, "c1100", "--core", "MsmAxis_hbm_shape", env={"ZK_RTL": str(rtl_dir)})
+    if refusal:
+        assert proc.returncode != 0 and refusal in facts(record, "result")[0]["error"], proc.stderr
+        return
+    assert proc.returncode == 0, proc.stderr
+    assert vcheck.check(record, "c1100", rtl_dir) == []
+    props = {(f["path"], f["k"]): f["v"] for f in facts(record, "cell_prop")}
+    assert (props[("/hbm", "CONFIG.USER_HBM_DENSITY")], props[("/hbm", "CONFIG.USER_HBM_STACK")]) == ("4GB", "1")
+    assert {"/hbm/DRAM_0_STAT_CATTRIP", "/hbm_cattrip"} in [set(f["ends"]) for f in facts(record, "net")]
+    window = sorted((a["space"], int(a["offset"], 0), a["seg"][0]) for a in facts(record, "address") if "mem" in a["space"])
+    assert window == [("/core/m_axi_mem0", 0, "/hbm/SAXI_00/HBM_MEM00"), ("/core/m_axi_mem1", GIB, "/hbm/SAXI_04/HBM_MEM04")]
+
+
+HBM_BREAKS = {
+    # the second port of each group, consistently (enabled, connected and mapped): off the switch group's first
+    "a channel on another port of its group": ([("lib/zk_hbm.tcl", "set port [format %02d [expr {$c * $group}]]",
+                                                 "set port [format %02d [expr {$c * $group + 1}]]"),
+                                                ("lib/zk_hbm.tcl", "set used [expr {$xx % $group == 0 && ",
+                                                 "set used [expr {$xx % $group == 1 && ")], "AXI ports [1, 5,"),
+    "every window at 0": ([("lib/zk_hbm.tcl", "[expr {$c * [zk::bd::hbm_window $m] + $k * $pc}]", "[expr {$k * $pc}]")],
+                          "address map"),
+    "crossing on one clock": ([("lib/zk_hbm.tcl", "zk::bd::net hbm_clk/clk_out1 $cc/aclk1 hbm/AXI_${port}_ACLK",
+                               "zk::bd::net core_clk/clk_out1 $cc/aclk1\n    zk::bd::net hbm_clk/clk_out1 hbm/AXI_${port}_ACLK")],
+                              "clock domains meet outside a crossing"),
+    "no SmartConnect": ([("lib/zk_hbm.tcl", "zk::bd::inet core/$p $cc/S00_AXI\n    zk::bd::inet $cc/M00_AXI hbm/SAXI_$port",
+                         "zk::bd::inet core/$p hbm/SAXI_$port")], "no SmartConnect crosses"),
+    "one stack's flag twice": ([("lib/zk_hbm.tcl", "zk::bd::net hbm/DRAM_1_STAT_CATTRIP hbm_cattrip_or/Op2",
+                                "zk::bd::net hbm/DRAM_0_STAT_CATTRIP hbm_cattrip_or/Op2")], "every HBM stack's flag"),
+    "switch off": ([("lib/zk_hbm.tcl", "CONFIG.USER_SWITCH_ENABLE_[format %02d $s] TRUE",
+                    "CONFIG.USER_SWITCH_ENABLE_[format %02d $s] FALSE")], "switch is off"),
+    "AXI reset by the host": ([("lib/zk_hbm.tcl", "zk::bd::net rst_hbm/peripheral_aresetn hbm/AXI_${port}_ARESET_N",
+                               "zk::bd::net sys/core_aresetn hbm/AXI_${port}_ARESET_N")], "ARESET_N follows the host"),
+    "AXI clock over 450 MHz": ([("bd_c1100.tcl", "axi_mhz 450", "axi_mhz 500")], "USER_AXI_CLK_FREQ 500"),
+    "reference clock not what the IP is told": ([("lib/zk_hbm.tcl", "CONFIG.USER_HBM_REF_CLK_$s [dict get $m refclk_mhz]",
+                                                 "CONFIG.USER_HBM_REF_CLK_$s 200")], "the IP is set for 200"),
+    "an unknown parameter": ([("lib/zk_hbm.tcl", "CONFIG.USER_APB_EN false", "CONFIG.USER_APB_EN false CONFIG.USER_MADE_UP 1")],
+                             "USER_MADE_UP is not a parameter the checker knows"),
+}
+
+
+@pytest.mark.parametrize("brk", list(HBM_BREAKS))
+def test_c1100_hbm_variant_fails(tmp_path, brk):
+    top = "MsmAxis_bn254_c1100_model"
+    if top not in tops("MsmAxis"):
+        pytest.skip(f"{top} not emitted")
+    edits, expect = HBM_BREAKS[brk]
+    dst = copy_scripts(tmp_path)
+    for path, old, new in edits:
+        f = dst / path
+        text = f.read_text()
+        assert text.count(old) >= 1, f"{path}: the text to edit is gone: {old!r}"
+        f.write_text(text.replace(old, new))
+    proc, record = bd(tmp_path, "c1100", "--core", top, script=dst / "bd_c1100.tcl", env={"ZK_RTL": str(RTL)})
+    problems = [proc.stderr] if proc.returncode else vcheck.check(record, "c1100")
     assert any(expect in p for p in problems), (brk, problems)
 
 

@@ -15,7 +15,7 @@ source [file join [file dirname [file normalize [info script]]] lib zk_bd.tcl]
 # is the one of the card's DIMMs as the public board files of the VCU1525 / Alveo U200 name it (another DIMM: change
 # part, ranks and the latencies).  Pins: vivado/constraints/vu9p_ddr4_pins.tsv.  slrs: the SLR of each DIMM's I/O
 # banks (DIMM 0 in SLR0, 1 and 2 in SLR1, 3 in SLR2), shell_slr: the SLR of the XDMA and the core's own logic.
-set zk_vu9p_memory [dict create type RDIMMs part MTA18ASF2G72PZ-2G3 data_bits 72 ranks 1 tck_ps 833 cl 17 cwl 12 \
+set zk_vu9p_memory [dict create type DDR4 memory_type RDIMMs part MTA18ASF2G72PZ-2G3 data_bits 72 ranks 1 tck_ps 833 cl 17 cwl 12 \
     refclk_hz 300000000 refclk_ps 3332 axi_data_bits 512 axi_addr_bits 34 \
     pins [file join $zk::root vivado constraints vu9p_ddr4_pins.tsv] slrs {SLR0 SLR1 SLR1 SLR2} shell_slr SLR1]
 

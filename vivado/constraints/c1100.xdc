@@ -30,8 +30,9 @@ set_false_path -from [get_ports pcie_perstn]
 set_property -dict {PACKAGE_PIN BK10 IOSTANDARD LVDS} [get_ports sysclk_clk_p]
 set_property -dict {PACKAGE_PIN BL10 IOSTANDARD LVDS} [get_ports sysclk_clk_n]
 
-# HBM catastrophic-temperature output: driven low by the design (const_0), as the source's designs do, so the
-# card's controller does not see a floating pin
+# HBM catastrophic-temperature output: in a design with the HBM (a core with memory channels, vivado/lib/zk_hbm.tcl)
+# the OR of the stacks' DRAM_<s>_STAT_CATTRIP flags; in any other driven low (const_0), as the source's designs do,
+# so the card's controller does not see a floating pin
 set_property -dict {PACKAGE_PIN BE45 IOSTANDARD LVCMOS18} [get_ports hbm_cattrip]
 set_false_path -to [get_ports hbm_cattrip]
 

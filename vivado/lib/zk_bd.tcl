@@ -19,14 +19,19 @@
 #   status words    the core's status_* outputs in port order, then each adapter's -> SystemBlock status_i
 #   identity        the core's constant ident_kind/config/version outputs -> the SystemBlock inputs of the same names
 #                   (its KIND, CONFIG, VERSION words: how the host tells which core a card carries)
-#   card memory     the core's AXI4 masters m_axi_mem<c> (the MSM point store), one per DDR4 channel of the board
-#                   (board dict `memory`): core -> SmartConnect mem<c>_cc (core clock -> the controller's ui_clk)
-#                   -> [axi_register_slice mem<c>_slr, Multi SLR Crossing, when the controller's I/O banks are in
-#                   another SLR than the shell] -> ddr4_<c> (xilinx.com:ip:ddr4:2.2) -> DIMM c.  Controller resets:
-#                   sys_rst = NOT pcie_perstn (mem_rst); c0_ddr4_aresetn from rst_ddr<c> on the ui_clk.  The pins
-#                   come from the board's pin table (vivado/constraints/<board>_ddr4_pins.tsv) through
-#                   zk::bd::memory_xdc, which writes them into OUT/<name>_ddr4.xdc.  A core reaches memory only
-#                   after calibration: before it the controller takes no request (the core's watchdog reports it).
+#   card memory     the core's AXI4 masters m_axi_mem<c> (the MSM point store), by the board dict's memory `type`:
+#                   DDR4 (zk_ddr4.tcl, the VU9P): one controller per channel, core -> SmartConnect mem<c>_cc (core
+#                   clock -> the controller's ui_clk) -> [axi_register_slice mem<c>_slr, Multi SLR Crossing, when the
+#                   controller's I/O banks are in another SLR than the shell] -> ddr4_<c> (xilinx.com:ip:ddr4:2.2) ->
+#                   DIMM c.  Controller resets: sys_rst = NOT pcie_perstn (mem_rst); c0_ddr4_aresetn from rst_ddr<c>
+#                   on the ui_clk.  The pins come from the board's pin table (vivado/constraints/<board>_ddr4_pins.tsv)
+#                   through zk::bd::memory_xdc, which writes them into OUT/<name>_ddr4.xdc.
+#                   HBM (zk_hbm.tcl, the C1100): core -> SmartConnect mem<c>_cc (core clock -> the HBM AXI clock,
+#                   512 -> 256 bits) -> hbm/SAXI_<4c>, its window the pseudo-channels 4c..4c+3 at c * 1 GiB; the
+#                   HBM's clocks from the core wizard's 100 MHz output and a cascaded wizard hbm_clk, its stacks'
+#                   CATTRIP flags ORed onto hbm_cattrip (tied low, tie_outputs, in a design without HBM).
+#                   A DDR4 controller takes no request before calibration (a job started early stalls and the core's
+#                   watchdog reports it); the HBM's behaviour before its initialization is to be checked (zk_hbm.tcl).
 source [file join [file dirname [file normalize [info script]]] zk_rtl.tcl]
 source [file join [file dirname [file normalize [info script]]] zk_contract.tcl]
 set ::zk_library_only 1
@@ -49,6 +54,9 @@ namespace eval zk::bd {
     # sw/ maps ZK_USER_MAP_BYTES = 0x30000 of it
     variable bar_mb 1
 }
+# card memory by technology (zk::bd::memory_plan, memory_build below)
+source [file join [file dirname [file normalize [info script]]] zk_ddr4.tcl]
+source [file join [file dirname [file normalize [info script]]] zk_hbm.tcl]
 
 proc zk::bd::cell {vlnv name {props {}}} {
     set c [create_bd_cell -type ip -vlnv $vlnv $name]
@@ -179,8 +187,8 @@ proc zk::bd::build {board opts} {
     zk::bd::cell xilinx.com:ip:xlconstant:1.1 const_0 [list CONFIG.CONST_VAL 0 CONFIG.CONST_WIDTH 1]
     zk::bd::cell xilinx.com:ip:xlconstant:1.1 const_1 [list CONFIG.CONST_VAL 1 CONFIG.CONST_WIDTH 1]
     zk::bd::net const_0/dout xdma_0/usr_irq_req
-    # board outputs held at a constant level (C1100: hbm_cattrip low)
-    foreach {port level} [expr {[dict exists $board tie_outputs] ? [dict get $board tie_outputs] : {}}] {
+    # board outputs held at a constant level (C1100: hbm_cattrip low when the design has no HBM)
+    foreach {port level} [zk::bd::tied_outputs $board $mem] {
         create_bd_port -dir O $port
         connect_bd_net [zk::bd::pin const_$level/dout] [get_bd_ports $port]
     }
@@ -282,13 +290,8 @@ proc zk::bd::build {board opts} {
         incr k
     }
 
-    # ---- card memory: one DDR4 controller per AXI4 master of the core
-    if {[llength $mem]} {
-        zk::bd::memory_build $board $ifs $mem
-        set xdc [file join $out ${name}_ddr4.xdc]
-        zk::bd::memory_xdc [dict get $board memory] [llength $mem] $xdc
-        add_files -fileset constrs_1 -norecurse $xdc
-    }
+    # ---- card memory: a DDR4 controller or an HBM port per AXI4 master of the core
+    if {[llength $mem]} { zk::bd::memory_build $board $ifs $mem $out $name }
 
     # ---- status words: the core's, then the adapters'; unused inputs read 0
     set i 0
@@ -308,7 +311,7 @@ proc zk::bd::build {board opts} {
     set_property top ${name}_wrapper [current_fileset]
     add_files -fileset constrs_1 -norecurse [dict get $board xdc]
     update_compile_order -fileset sources_1
-    puts "zk: block design $name: core $core_top ($kind), system block $sys_top, flash $flash_top, [llength $h2c] H2C / [llength $c2h] C2H channels, [llength $mem] DDR4 channel(s), core clock $core_mhz MHz, FIFO depth $depth"
+    puts "zk: block design $name: core $core_top ($kind), system block $sys_top, flash $flash_top, [llength $h2c] H2C / [llength $c2h] C2H channels, [llength $mem] [expr {[llength $mem] ? [dict get $board memory type] : "memory"}] channel(s), core clock $core_mhz MHz, FIFO depth $depth"
     return ${name}_wrapper
 }
 
@@ -329,141 +332,43 @@ proc zk::bd::default_core {patterns} {
     error "zk: none of $patterns is emitted in $zk::rtl_dir"
 }
 
-# The core's AXI4 masters, in channel order (m_axi_mem0, m_axi_mem1, ...), checked against the board's memory:
-# channel c of the core goes to DIMM c, so the core may have at most as many channels as the board has DIMMs, each
-# as wide as the controller's AXI port and addressing at most one DIMM.
+# The core's AXI4 masters, in channel order (m_axi_mem0, m_axi_mem1, ...), checked against the board's card memory
+# by its technology (the board dict's memory `type`: DDR4 in zk_ddr4.tcl, HBM in zk_hbm.tcl).
 proc zk::bd::memory_plan {board core_top ifs} {
     set masters [dict keys [dict get $ifs axi]]
     if {![llength $masters]} { return {} }
     if {![dict exists $board memory]} {
-        error "zk: $core_top has AXI4 memory ports ([join $masters ,]) and board [dict get $board name] has no DDR4 channels"
+        error "zk: $core_top has AXI4 memory ports ([join $masters ,]) and board [dict get $board name] has no card memory (DDR4 or HBM channels)"
     }
-    set m [dict get $board memory]
     set n [llength $masters]
-    if {$n > [llength [dict get $m slrs]]} {
-        error "zk: $core_top has $n memory channels; board [dict get $board name] has [llength [dict get $m slrs]] DIMMs"
-    }
+    set channels {}
     for {set c 0} {$c < $n} {incr c} {
         set p m_axi_mem$c
         if {![dict exists $ifs axi $p] || [dict get $ifs axi $p mode] ne "master"} {
             error "zk: $core_top: memory channels must be AXI4 masters m_axi_mem0..m_axi_mem[expr {$n - 1}] (have [join $masters ,])"
         }
-        if {[dict get $ifs axi $p data] != [dict get $m axi_data_bits]} {
-            error "zk: $core_top $p: [dict get $ifs axi $p data]-bit data, the DDR4 controller's AXI port has [dict get $m axi_data_bits]"
-        }
-        if {[dict get $ifs axi $p addr] > [dict get $m axi_addr_bits]} {
-            error "zk: $core_top $p: [dict get $ifs axi $p addr]-bit addresses, one DIMM has [dict get $m axi_addr_bits]"
-        }
+        lappend channels $p
     }
-    return [lrange $masters 0 [expr {$n - 1}]]
+    zk::bd::[zk::bd::memory_kind $board]_plan $board $core_top $ifs $channels
+    return $channels
 }
 
-# Board ports, controllers, clock crossings and SLR crossings of the memory channels (see the header).
-proc zk::bd::memory_build {board ifs masters} {
-    set m [dict get $board memory]
-    set shell [dict get $m shell_slr]
-    # the controllers' asynchronous reset: held while the host holds PCIe PERST#
-    zk::bd::cell xilinx.com:ip:util_vector_logic:2.0 mem_rst [list CONFIG.C_OPERATION not CONFIG.C_SIZE 1]
-    connect_bd_net [get_bd_ports pcie_perstn] [zk::bd::pin mem_rst/Op1]
-    set c 0
-    foreach p $masters {
-        set ddr ddr4_$c
-        create_bd_intf_port -mode Master -vlnv xilinx.com:interface:ddr4_rtl:1.0 ddr4_c$c
-        set rc [create_bd_intf_port -mode Slave -vlnv xilinx.com:interface:diff_clock_rtl:1.0 ddr4_c${c}_refclk]
-        set_property CONFIG.FREQ_HZ [dict get $m refclk_hz] $rc
-        zk::bd::cell xilinx.com:ip:ddr4:2.2 $ddr [list \
-            CONFIG.C0.DDR4_MemoryType [dict get $m type] \
-            CONFIG.C0.DDR4_MemoryPart [dict get $m part] \
-            CONFIG.C0.DDR4_DataWidth [dict get $m data_bits] \
-            CONFIG.C0.DDR4_DataMask NONE \
-            CONFIG.C0.DDR4_Ecc true \
-            CONFIG.C0.DDR4_EN_PARITY true \
-            CONFIG.C0.DDR4_TimePeriod [dict get $m tck_ps] \
-            CONFIG.C0.DDR4_InputClockPeriod [dict get $m refclk_ps] \
-            CONFIG.C0.DDR4_CasLatency [dict get $m cl] \
-            CONFIG.C0.DDR4_CasWriteLatency [dict get $m cwl] \
-            CONFIG.C0.CS_WIDTH [dict get $m ranks] CONFIG.C0.CKE_WIDTH [dict get $m ranks] \
-            CONFIG.C0.ODT_WIDTH [dict get $m ranks] \
-            CONFIG.C0.DDR4_AxiSelection true \
-            CONFIG.C0.DDR4_AxiDataWidth [dict get $m axi_data_bits] \
-            CONFIG.C0.DDR4_AxiAddressWidth [dict get $m axi_addr_bits] \
-            CONFIG.C0.DDR4_AxiIDWidth [expr {max(1, [dict get $ifs axi $p id])}] \
-            CONFIG.C0.DDR4_Mem_Add_Map ROW_COLUMN_BANK_INTLV]
-        connect_bd_intf_net [zk::bd::ipin $ddr/C0_DDR4] [get_bd_intf_ports ddr4_c$c]
-        connect_bd_intf_net [get_bd_intf_ports ddr4_c${c}_refclk] [zk::bd::ipin $ddr/C0_SYS_CLK]
-        zk::bd::net mem_rst/Res $ddr/sys_rst
-        zk::bd::cell xilinx.com:ip:proc_sys_reset:5.0 rst_ddr$c [list CONFIG.C_EXT_RESET_HIGH 1]
-        zk::bd::net $ddr/c0_ddr4_ui_clk rst_ddr$c/slowest_sync_clk
-        zk::bd::net $ddr/c0_ddr4_ui_clk_sync_rst rst_ddr$c/ext_reset_in
-        zk::bd::net const_1/dout rst_ddr$c/dcm_locked
-        zk::bd::net rst_ddr$c/peripheral_aresetn $ddr/c0_ddr4_aresetn
-        # core clock -> ui_clk.  Not on the host's RESET pulse: the point store finishes or drains what it has in
-        # flight after a soft reset, and a reset interconnect would lose it.
-        zk::bd::cell xilinx.com:ip:smartconnect:1.0 mem${c}_cc [list CONFIG.NUM_SI 1 CONFIG.NUM_MI 1 CONFIG.NUM_CLKS 2]
-        zk::bd::net core_clk/clk_out1 mem${c}_cc/aclk
-        zk::bd::net $ddr/c0_ddr4_ui_clk mem${c}_cc/aclk1
-        zk::bd::net rst_core/interconnect_aresetn mem${c}_cc/aresetn
-        zk::bd::inet core/$p mem${c}_cc/S00_AXI
-        set prev mem${c}_cc/M00_AXI
-        set hops [expr {abs([string range [lindex [dict get $m slrs] $c] 3 end] - [string range $shell 3 end])}]
-        if {$hops} {
-            # Multi SLR Crossing on every channel: flop-to-flop, fanout 1 across each boundary (the floorplan puts
-            # its slr_master side in the shell's SLR and its slr_slave side in the controller's)
-            zk::bd::cell xilinx.com:ip:axi_register_slice:2.1 mem${c}_slr [list CONFIG.NUM_SLR_CROSSINGS $hops \
-                CONFIG.REG_AW 15 CONFIG.REG_AR 15 CONFIG.REG_W 15 CONFIG.REG_R 15 CONFIG.REG_B 15]
-            zk::bd::net $ddr/c0_ddr4_ui_clk mem${c}_slr/aclk
-            zk::bd::net rst_ddr$c/interconnect_aresetn mem${c}_slr/aresetn
-            zk::bd::inet $prev mem${c}_slr/S_AXI
-            set prev mem${c}_slr/M_AXI
-        }
-        zk::bd::inet $prev $ddr/C0_DDR4_S_AXI
-        assign_bd_address -offset 0x0 -range [expr {1 << [dict get $ifs axi $p addr]}] \
-            -target_address_space [get_bd_addr_spaces core/$p] [get_bd_addr_segs $ddr/C0_DDR4_MEMORY_MAP/C0_DDR4_ADDRESS_BLOCK]
-        incr c
-    }
+# ddr4 or hbm: the procs of the board's memory technology
+proc zk::bd::memory_kind {board} {
+    set type [dict get $board memory type]
+    if {$type ni {DDR4 HBM}} { error "zk: board [dict get $board name]: memory type $type (DDR4 or HBM)" }
+    return [string tolower $type]
 }
 
-# The pins of the first `n` DDR4 channels, from the board's pin table (channel, signal, pins in index order), into
-# an XDC.  The I/O standard follows from the signal; clock, clock enable, chip select and on-die termination have
-# one pin per rank.
-proc zk::bd::memory_xdc {m n file} {
-    set std {adr SSTL12_DCI ba SSTL12_DCI bg SSTL12_DCI cke SSTL12_DCI cs_n SSTL12_DCI odt SSTL12_DCI
-             act_n SSTL12_DCI par SSTL12_DCI ck_t DIFF_SSTL12_DCI ck_c DIFF_SSTL12_DCI dq POD12_DCI
-             dqs_t DIFF_POD12_DCI dqs_c DIFF_POD12_DCI reset_n LVCMOS12 refclk_p LVDS refclk_n LVDS}
-    set per_rank {ck_t ck_c cke cs_n odt}
-    set scalar {act_n par reset_n}
-    set f [open [dict get $m pins]]
-    set rows [split [read $f] "\n"]
-    close $f
-    set lines [list "# DDR4 pins of [dict get $m pins] for $n channel(s), written by zk::bd::memory_xdc"]
-    set seen {}
-    foreach row $rows {
-        if {[string match "#*" $row] || [string trim $row] eq ""} { continue }
-        lassign [split $row "\t"] ch sig pins
-        if {![regexp {^c(\d+)$} $ch -> c] || $c >= $n} { continue }
-        if {![dict exists $std $sig]} { continue }
-        dict set seen $ch $sig 1
-        if {$sig in $per_rank} { set pins [lrange $pins 0 [expr {[dict get $m ranks] - 1}]] }
-        if {[string match refclk_* $sig]} {
-            set ports [list ddr4_${ch}_refclk_clk_[string index $sig end]]
-        } elseif {$sig in $scalar} {
-            set ports [list ddr4_${ch}_$sig]
-        } else {
-            set ports {}
-            for {set i 0} {$i < [llength $pins]} {incr i} { lappend ports "ddr4_${ch}_$sig\[$i\]" }
-        }
-        foreach port $ports pin $pins {
-            lappend lines "set_property -dict {PACKAGE_PIN $pin IOSTANDARD [dict get $std $sig]} \[get_ports {$port}\]"
-        }
-    }
-    for {set c 0} {$c < $n} {incr c} {
-        foreach sig [dict keys $std] {
-            if {![dict exists $seen c$c $sig]} { error "zk: [dict get $m pins] has no $sig pins for channel c$c" }
-        }
-    }
-    file mkdir [file dirname $file]
-    set f [open $file w]
-    puts $f [join $lines "\n"]
-    close $f
-    return $file
+# Controllers, clocks, resets, crossings and address windows of the memory channels (and, for DDR4, their pins).
+proc zk::bd::memory_build {board ifs masters out name} {
+    zk::bd::[zk::bd::memory_kind $board]_build $board $ifs $masters $out $name
+}
+
+# The board's constant outputs (tie_outputs: port level ...), less those the card memory drives (the HBM's
+# catastrophic-temperature output: tied low only in a design without HBM).
+proc zk::bd::tied_outputs {board mem} {
+    set ties [expr {[dict exists $board tie_outputs] ? [dict get $board tie_outputs] : {}}]
+    if {[llength $mem] && [dict exists $board memory cattrip]} { set ties [dict remove $ties [dict get $board memory cattrip]] }
+    return $ties
 }

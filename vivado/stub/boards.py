@@ -11,14 +11,19 @@ from pathlib import Path
 BOARDS = {
     "c1100": {"part": "xcu55n-fsvh2892-2L-e", "xdma_bytes": 32, "lanes": "X8",
               "pins": {"pcie_refclk_clk_p": "AR15", "pcie_refclk_clk_n": "AR14", "pcie_perstn": "BF41",
-                       "sysclk_clk_p": "BK10", "sysclk_clk_n": "BL10", "hbm_cattrip": "BE45"}},
+                       "sysclk_clk_p": "BK10", "sysclk_clk_n": "BL10", "hbm_cattrip": "BE45"},
+              # the package's HBM2 (PG276; the card's 8 GB): two 4-high stacks of 16 AXI3 ports and 16 pseudo-channels
+              # of 256 MiB, in switch groups of 4 ports and 4 pseudo-channels; AXI ports at 450 MHz, reference and APB
+              # clocks of 100 MHz (vivado/bd_c1100.tcl); the stacks' catastrophic-temperature flags drive hbm_cattrip
+              "memory": {"type": "HBM", "stacks": 2, "stack_ports": 16, "group_ports": 4, "pc_bytes": 256 << 20,
+                         "axi_mhz": 450, "cattrip": "hbm_cattrip"}},
     "vu9p": {"part": "xcvu9p-fsgd2104-2L-e", "xdma_bytes": 64, "lanes": "X16",
              "pins": {"pcie_refclk_clk_p": "AM11", "pcie_refclk_clk_n": "AM10", "pcie_perstn": "BD21",
                       "sysclk_clk_p": "AU19", "sysclk_clk_n": "AV19"},
              # four DDR4 DIMMs (16 GB 72-bit RDIMMs, one rank of x4 devices, 2400 MT/s), pins in the table below;
              # the SLR of each DIMM's I/O banks, as the public shells of the VCU1525 / Alveo U200 place them.  Their
              # 300 MHz references: c0 AY37/AY38, c1 AW20/AW19, c2 F32/E32, c3 J16/H16 (the same XDC as above)
-             "memory": {"pins": "vu9p_ddr4_pins.tsv", "slrs": ["SLR0", "SLR1", "SLR1", "SLR2"],
+             "memory": {"type": "DDR4", "pins": "vu9p_ddr4_pins.tsv", "slrs": ["SLR0", "SLR1", "SLR1", "SLR2"],
                         "refclk": {"c0": ("AY37", "AY38"), "c1": ("AW20", "AW19"), "c2": ("F32", "E32"),
                                    "c3": ("J16", "H16")},
                         "signals": {"adr": 17, "ba": 2, "bg": 2, "ck_t": 1, "ck_c": 1, "cke": 1, "cs_n": 1, "odt": 1,
@@ -84,7 +89,8 @@ class BoardChecks:
         channel the design does not have, and all of them as the board's pin table says."""
         mem = BOARDS[self.board].get("memory")
         channels = sorted(int(p[len("/ddr4_c"):]) for p in self.rec["intf_ports"] if re.fullmatch(r"/ddr4_c\d+", p))
-        if not mem:
+        if not mem or mem["type"] != "DDR4":
+            # no DDR4, or the HBM in the package: no memory pins of ours
             if channels or pins:
                 self.bad(f"board {self.board} has no DDR4 channels")
             return

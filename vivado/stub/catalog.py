@@ -3,6 +3,7 @@ the inputs that must be driven, and which cells may join two clock domains (and 
 guides as used in vivado/lib/zk_bd.tcl; configuration-dependent parts are computed from the cell's CONFIG values."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 
@@ -72,13 +73,24 @@ def util_ds_buf(props: dict) -> IpModel:
 
 
 def clk_wiz(props: dict) -> IpModel:
-    m = IpModel({"clk_out1": Pin("out", "clk", source=True), "locked": Pin("out")},
-                {"CLK_IN1_D": Intf("slave", "diff_clock", required=True)})
+    """A clocking wizard fed by a differential clock-capable pin (its own input buffer: interface CLK_IN1_D), or with
+    PRIM_SOURCE No_buffer by a clock already on a global buffer (pin clk_in1: another wizard's output, cascaded).
+    `locked` is asynchronous: the dcm_locked of reset synchronizers, or the active-low reset of a cascaded wizard
+    (so it is modelled as a reset output); the reset input is named by RESET_PORT (reset / resetn)."""
+    m = IpModel({"clk_out1": Pin("out", "clk", source=True), "locked": Pin("out", "rst")})
+    source = props.get("CONFIG.PRIM_SOURCE", "Single_ended_clock_capable_pin")
+    if source == "No_buffer":
+        m.pins["clk_in1"] = Pin("in", "clk", required=True)
+    elif source == "Differential_clock_capable_pin":
+        m.intfs["CLK_IN1_D"] = Intf("slave", "diff_clock", required=True)
+    else:
+        raise ValueError(f"clk_wiz: PRIM_SOURCE {source} is not modelled")
     for n in range(2, 8):
         if _b(props, f"CLKOUT{n}_USED", False):
             m.pins[f"clk_out{n}"] = Pin("out", "clk", source=True)
     if _b(props, "USE_RESET", True):
-        m.pins["reset"] = Pin("in", "rst", required=True)
+        low = props.get("CONFIG.RESET_TYPE", "ACTIVE_HIGH") == "ACTIVE_LOW"
+        m.pins[props.get("CONFIG.RESET_PORT", "resetn" if low else "reset")] = Pin("in", "rst", required=True)
     return m
 
 
@@ -129,10 +141,14 @@ def xlconstant(props: dict) -> IpModel:
 
 
 def util_vector_logic(props: dict) -> IpModel:
-    # used as the inverter of PCIe PERST# into the DDR4 controllers' active-high sys_rst: a reset, asynchronous
-    if props.get("CONFIG.C_OPERATION") != "not" or _i(props, "C_SIZE", 8) != 1:
-        raise ValueError("util_vector_logic: only a 1-bit NOT is modelled")
-    return IpModel({"Op1": Pin("in", "rst", required=True), "Res": Pin("out", "rst")})
+    """A 1-bit NOT: the inverter of PCIe PERST# into the DDR4 controllers' active-high sys_rst (a reset,
+    asynchronous).  A 1-bit OR or AND of two asynchronous flags (the HBM stacks' catastrophic-temperature outputs)."""
+    op = props.get("CONFIG.C_OPERATION")
+    if _i(props, "C_SIZE", 8) != 1 or op not in ("not", "or", "and"):
+        raise ValueError(f"util_vector_logic: only a 1-bit NOT, OR or AND is modelled (C_OPERATION {op})")
+    if op == "not":
+        return IpModel({"Op1": Pin("in", "rst", required=True), "Res": Pin("out", "rst")})
+    return IpModel({"Op1": Pin("in", required=True), "Op2": Pin("in", required=True), "Res": Pin("out")})
 
 
 def ddr4(props: dict) -> IpModel:
@@ -157,10 +173,59 @@ def axi_register_slice(props: dict) -> IpModel:
                     "M_AXI": Intf("master", "aximm", "aclk", required=True)})
 
 
+# The parameters of the HBM IP the scripts may set (PG276 and public block designs of xcu55n / U55C / U280 shells),
+# each with what its index counts (a stack, an AXI port, a memory controller): any other is refused, so that a
+# parameter the checker does not understand cannot pass unseen.
+HBM_PARAMS = {r"USER_HBM_DENSITY": None, r"USER_HBM_STACK": None, r"USER_APB_EN": None, r"USER_AXI_CLK_FREQ": None,
+              r"USER_MC_ENABLE_APB_01": None, r"USER_SWITCH_ENABLE_(\d\d)": "stack", r"USER_CLK_SEL_LIST(\d)": "stack",
+              r"USER_HBM_REF_CLK_(\d)": "stack", r"USER_APB_PCLK_(\d)": "stack", r"USER_SAXI_(\d\d)": "port",
+              r"USER_MC_ENABLE_(\d\d)": "controller", r"USER_PHY_ENABLE_(\d\d)": "controller"}
+HBM_STACK_GB, HBM_STACK_PORTS = 4, 16   # a 4-high stack (the xcu55n's): 4 GB, 16 AXI3 ports SAXI_xx of 256 bits
+
+
+def hbm_check_params(props: dict, stacks: int):
+    per = {"stack": 1, "port": HBM_STACK_PORTS, "controller": HBM_STACK_PORTS // 2}
+    for k in props:
+        name = k.removeprefix("CONFIG.")
+        hit = next(((m, what) for pat, what in HBM_PARAMS.items() if (m := re.fullmatch(pat, name))), None)
+        if not k.startswith("CONFIG.") or hit is None:
+            raise ValueError(f"hbm: {k} is not a parameter the checker knows ({', '.join(HBM_PARAMS)})")
+        m, what = hit
+        if what and int(m[1]) >= per[what] * stacks:
+            raise ValueError(f"hbm: {k}: the IP has {stacks} stack(s), {per[what] * stacks} of that {what}")
+
+
+def hbm(props: dict) -> IpModel:
+    """The AXI HBM controller (PG276) on 4-high stacks: per stack s a reference clock HBM_REF_CLK_s and an APB clock
+    APB_s_PCLK with its reset APB_s_PRESET_N (its initialization is done: apb_complete_s), the catastrophic-temperature
+    flag DRAM_s_STAT_CATTRIP and temperature DRAM_s_STAT_TEMP; per enabled port xx (USER_SAXI_xx, on by default) the
+    AXI3 slave SAXI_xx on AXI_xx_ACLK with its reset AXI_xx_ARESET_N.  Address segments SAXI_xx/HBM_MEMyy: pseudo-
+    channel yy seen from port xx (checked by memory.py, not here)."""
+    stacks = _i(props, "USER_HBM_STACK", 2)
+    hbm_check_params(props, stacks)
+    if stacks not in (1, 2) or props.get("CONFIG.USER_HBM_DENSITY", "8GB") != f"{HBM_STACK_GB * stacks}GB":
+        raise ValueError(f"hbm: {props.get('CONFIG.USER_HBM_DENSITY')} on {stacks} stack(s): only 4-high stacks of "
+                         f"{HBM_STACK_GB} GB (ports SAXI_xx) are modelled")
+    m = IpModel()
+    for s in range(stacks):
+        apb = f"APB_{s}_PCLK"
+        m.pins |= {f"HBM_REF_CLK_{s}": Pin("in", "clk", required=True), apb: Pin("in", "clk", required=True),
+                   f"APB_{s}_PRESET_N": Pin("in", "rst", apb, required=True),
+                   f"apb_complete_{s}": Pin("out", clock=apb),
+                   f"DRAM_{s}_STAT_CATTRIP": Pin("out"), f"DRAM_{s}_STAT_TEMP": Pin("out")}
+    for xx in range(HBM_STACK_PORTS * stacks):
+        if _b(props, f"USER_SAXI_{xx:02d}", True):
+            clk = f"AXI_{xx:02d}_ACLK"
+            m.pins |= {clk: Pin("in", "clk", required=True),
+                       f"AXI_{xx:02d}_ARESET_N": Pin("in", "rst", clk, required=True)}
+            m.intfs[f"SAXI_{xx:02d}"] = Intf("slave", "aximm", clk, required=True)
+    return m
+
+
 MODELS = {"xdma": xdma, "util_ds_buf": util_ds_buf, "clk_wiz": clk_wiz, "proc_sys_reset": proc_sys_reset,
           "axis_data_fifo": axis_data_fifo, "axis_dwidth_converter": axis_dwidth_converter,
           "smartconnect": smartconnect, "xlconstant": xlconstant, "util_vector_logic": util_vector_logic,
-          "ddr4": ddr4, "axi_register_slice": axi_register_slice}
+          "ddr4": ddr4, "axi_register_slice": axi_register_slice, "hbm": hbm}
 
 
 def model(vlnv: str, props: dict) -> IpModel:

@@ -10,8 +10,9 @@ reset synchronizers); resets come from their own domain; XDMA in AXI4-Stream mod
 the user BAR map (core 0x00000, system block 0x10000, flash controller 0x20000); the system block's identity inputs
 driven by the core's identity outputs; the flash controller's hookup and
 the configuration settings of the flash layout (flash.py); the board pins of the XDC; the floorplan (floorplan.py:
-every MSM adder in an SLR of its own beside the shell, no block-design net across an SLR boundary); packaged IP
-matches the ports.
+every MSM adder in an SLR of its own beside the shell, no block-design net across an SLR boundary); the card
+memory (memory.py: a DDR4 controller or an HBM port per memory channel, its window, crossing, clocks and resets);
+packaged IP matches the ports.
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from vivado_stub import catalog, rtl
 from vivado_stub.boards import BOARDS, BoardChecks  # noqa: F401
 from vivado_stub.flash import FLASH_OFFSET, FLASH_RANGE, FlashChecks
 from vivado_stub.floorplan import FloorplanChecks
+from vivado_stub.memory import MemoryChecks
 from vivado_stub.package import PackageChecks
 from vivado_stub.record import load
 
@@ -32,7 +34,7 @@ SYS_OFFSET, SYS_RANGE = C.USER_BAR_SYSTEM, C.SYSTEM_WINDOW_BYTES
 CORE_OFFSET, CORE_RANGE = C.USER_BAR_CORE, C.USER_BAR_SYSTEM - C.USER_BAR_CORE
 
 
-class Checker(BoardChecks, PackageChecks, FlashChecks, FloorplanChecks):
+class Checker(BoardChecks, PackageChecks, FlashChecks, FloorplanChecks, MemoryChecks):
     def __init__(self, rec: dict, board: str | None, rtl_dir: Path = rtl.RTL):
         self.rec, self.board, self.rtl_dir = rec, board, rtl_dir
         self.problems: list[str] = []
@@ -77,6 +79,8 @@ class Checker(BoardChecks, PackageChecks, FlashChecks, FloorplanChecks):
                     self.models[path] = catalog.model(cell["vlnv"], cell["props"])
                 except KeyError:
                     self.bad(f"{path}: IP {cell['vlnv']} is not modelled by the checker")
+                except ValueError as e:   # a configuration the model refuses (an unknown HBM parameter, ...)
+                    self.bad(f"{path}: {e}")
             else:
                 self.models[path], self.zk[path] = self.zk_model(name)
 
@@ -382,70 +386,7 @@ class Checker(BoardChecks, PackageChecks, FlashChecks, FloorplanChecks):
             if o1 + r1 > o2:
                 self.bad(f"address ranges overlap: {spans}")
 
-    # ------------------------------------------------------------ card memory
-    def check_memory(self, spaces: list[dict]):
-        """Each AXI4 master m_axi_mem<c> of a core reaches DDR4 controller ddr4_<c> through AXI stages (its clock
-        crossing, SLR crossings), and its address space maps that controller alone at 0 over 2^addr bytes; the
-        controllers are set up as the board's memory facts say (boards.py) and there is one per master."""
-        ddrs = {c: cell for c, cell in self.rec["cells"].items() if ":ddr4:" in cell["vlnv"]}
-        masters = {f"{cell}/{n}": a for cell, ifs in self.zk.items() for n, a in ifs.axi.items() if a["mode"] == "master"}
-        if len(ddrs) != len(masters):
-            self.bad(f"{len(ddrs)} DDR4 controllers for {len(masters)} memory channels of the core")
-        known = {a["space"] for a in spaces}
-        if known - set(masters):
-            self.bad(f"address spaces {sorted(known - set(masters))} belong to no memory channel")
-        mem = (BOARDS.get(self.board) or {}).get("memory") if self.board else None
-        for end, a in masters.items():
-            c = int(end.rsplit("mem", 1)[1]) if end.split("/")[-1].startswith("m_axi_mem") else -1
-            ddr = f"/ddr4_{c}"
-            if ddr not in ddrs:
-                self.bad(f"{end}: no DDR4 controller {ddr}")
-                continue
-            self.trace_aximm(end, f"{ddr}/C0_DDR4_S_AXI")
-            seg = f"{ddr}/C0_DDR4_MEMORY_MAP/C0_DDR4_ADDRESS_BLOCK"
-            maps = [(x["seg"], int(x["offset"], 0), int(x["range"], 0)) for x in spaces if x["space"] == end]
-            if maps != [([seg], 0, 1 << a["addr"])]:
-                self.bad(f"{end}: address map {maps}, expected {seg} at 0 over 2^{a['addr']} bytes")
-            props = ddrs[ddr]["props"]
-            if props.get("CONFIG.C0.DDR4_AxiDataWidth") != str(a["data"]):
-                self.bad(f"{ddr}: AXI data {props.get('CONFIG.C0.DDR4_AxiDataWidth')} bits, {end} has {a['data']}")
-            if int(props.get("CONFIG.C0.DDR4_AxiAddressWidth", 0)) < a["addr"]:
-                self.bad(f"{ddr}: {props.get('CONFIG.C0.DDR4_AxiAddressWidth')}-bit addresses, {end} has {a['addr']}")
-            if mem:
-                for k, v in mem["config"].items():
-                    if props.get(f"CONFIG.{k}") != v:
-                        self.bad(f"{ddr}: {k} {props.get(f'CONFIG.{k}')!r}, the board's DIMMs need {v!r}")
-                if c >= len(mem["slrs"]):
-                    self.bad(f"{end}: the board has {len(mem['slrs'])} DIMMs")
-            # the controller's reference clock is its own port
-            ref = [e for e in self.intf_of.get(f"{ddr}/C0_SYS_CLK", []) if e != f"{ddr}/C0_SYS_CLK"]
-            if ref != [f"/ddr4_c{c}_refclk"]:
-                self.bad(f"{ddr}/C0_SYS_CLK is connected to {ref}, not the port /ddr4_c{c}_refclk")
-            port = [e for e in self.intf_of.get(f"{ddr}/C0_DDR4", []) if e != f"{ddr}/C0_DDR4"]
-            if port != [f"/ddr4_c{c}"]:
-                self.bad(f"{ddr}/C0_DDR4 is connected to {port}, not the port /ddr4_c{c}")
-
-    def trace_aximm(self, start: str, goal: str):
-        """Follows AXI4 interface nets master -> slave from start through one-in one-out AXI stages (SmartConnect,
-        register slice)."""
-        end = start
-        for _ in range(6):
-            other = [e for e in self.intf_of.get(end, []) if e != end]
-            if not other:
-                self.bad(f"memory path {start} -> {goal} breaks at {end}")
-                return
-            if other[0] == goal:
-                return
-            cell, _ = self.split(other[0])
-            outs = [n for n, i in self.models.get(cell, catalog.IpModel()).intfs.items()
-                    if i.mode == "master" and i.kind == "aximm"]
-            if len(outs) != 1:
-                self.bad(f"memory path {start} -> {goal} reaches {other[0]}, not an AXI stage")
-                return
-            end = f"{cell}/{outs[0]}"
-        self.bad(f"memory path {start} -> {goal} too long")
-
-        # ------------------------------------------------------------
+    # ------------------------------------------------------------
     def run(self) -> list[str]:
         err = self.rec["result"].get("error")
         if err:
