@@ -19,7 +19,7 @@ usage: ./run.sh [command] [options]
   emit [--only RE]  emit the Verilog of every core into build/rtl and print each top's md5 (the large board
                     configurations of build/rtl/on_demand.json only with --only: a command that needs one emits it)
   test [--long]     the quick test suite (with --long: also the soak runs); other args go to pytest
-  bench [core]      benchmarks (field, poseidon, keccak, msm, poseidon-model, msm-host, host, system; none: all + report)
+  bench [core]      benchmarks (field, poseidon, keccak, msm, msm-curves, poseidon-model, msm-host, host, system; none: all + report)
   constants [--check]  regenerate constants/poseidon (--check: compare the committed files instead)
   contract          rewrite the generated forms of the register maps and codes (sw/lib/zk_contract.h,
                     reference_model/contract.py, sw/lib/zk_contract.rs, vivado/lib/zk_contract.tcl,

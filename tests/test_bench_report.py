@@ -347,3 +347,54 @@ def test_fit_table_renders(tmp_path):
     ok = fit.table("c1100", {"lut": 300_000, "ff": 600_000, "dsp": 5_250, "bram36": 1_100, "uram": 516})
     md = "\n".join(sections._fit_lines({"board": "c1100", "tops": {"PoseidonAxis_pc2": ok}}))
     assert "TARGET MISSED" not in md and "Every top fits the c1100 part; budget targets met" in md
+
+
+def _curve_run(top: str, curve: str, board: str, one_s: float, busy: float, synth: dict | None = None,
+               lut_rows: list | None = None, missed: list | None = None) -> dict:
+    """A `bench msm` JSON as msm_curves keeps it: one random 2^14 row, one half-ones row from the point store."""
+    row = {"points": 1 << 14, "npow": 14, "additions": 1, "cycles": 2, "acc_cycles": 1, "stalls": 0, "deferred": 0, "busy_frac": 0.99,
+           "checked": True}
+    run = {"top": top, "curve": curve, "board": board, "mhz": 278.0 if board == "vu9p" else 250.0, "adders": 2,
+           "adder_latency": 182, "layout": "13,12", "buckets": 10, "projection": {"one_s": one_s, "from": "random 2^14",
+                                                                                   "cycles_2_26": 1, "bound_s": 1.0},
+           "rows": [{**row, "set": "random", "source": "stream", "adder_busy_frac": [busy, 0.995]},
+                    {**row, "set": "half_ones", "source": "store", "npow": 12, "adder_busy_frac": [0.98, 0.97]}],
+           "missed": missed or []}
+    if synth:
+        run["synth"] = synth
+        run["fit"] = {"board": board, "tops": {top.removesuffix("_model"): lut_rows}}
+    return run
+
+
+def test_msm_per_curve_renders():
+    """The README's row per curve: the projection, the lowest adder's busy figures, and (when synthesized) DSP, the
+    LUT share of the part and of the fullest SLR with their targets; a miss of any curve is named, a row without
+    its yosys run says so instead of claiming the area targets."""
+    from zkspinal.synth import fit
+
+    syn = {"top": "MsmAxis_bn254_vu9p", "dsp": 4_400, "lut": 1, "srl": 0, "lut_sites": 1, "ff": 1, "bram36": 0,
+           "uram": 400, "lut_levels": 6, "carry_bits": 68, "deepest_module": "MsmLane"}
+    rows = fit.table("vu9p", {"lut": 400_000, "ff": 1, "dsp": 4_400, "bram36": 0, "uram": 400},
+                     {"SLR0": {"lut": 150_000, "ff": 1, "dsp": 2_100, "bram36": 0, "uram": 200},
+                      "SLR1": {"lut": 100_000, "ff": 1, "dsp": 200, "bram36": 0, "uram": 0},
+                      "SLR2": {"lut": 150_000, "ff": 1, "dsp": 2_100, "bram36": 0, "uram": 200}})
+    runs = [_curve_run("MsmAxis_bn254_vu9p_model", "bn254_g1", "vu9p", 2.434, 0.9923, syn, rows),
+            _curve_run("MsmAxis_bls12_381_vu9p_model", "bls12_381_g1", "vu9p", 5.2, 0.9962,
+                       missed=["one 2^26 bucket phase 5.200 s > 5.0 s"])]
+    md, figs = sections.msm_per_curve({"msm-curves": {"runs": runs}})
+    lines = md.splitlines()
+    bn = next(line for line in lines if line.startswith("| BN254 G1"))
+    assert "| vu9p, 278 MHz | `MsmAxis_bn254_vu9p` | 2 x 182 | 2.434 s (<= 2.5 s) | 99.23% (>= 99%) |" in bn
+    assert "| 97.00% (>= 90%) | 4,400 (<= 6,100) |" in bn and "6 levels, 68-bit chain" in bn
+    slr1 = next(r for r in rows if r["resource"] == "lut" and r["scope"] == "SLR1")
+    assert f"/ SLR1 {slr1['percent']:.1f} % (<= 55 %)" in bn  # the shell's SLR holds the platform: the fullest
+    bls = next(line for line in lines if line.startswith("| BLS12-381 G1"))
+    assert "5.200 s (<= 5.0 s)" in bls and bls.count("not synthesized") == 3
+    assert "TARGET MISSED: one 2^26 bucket phase 5.200 s > 5.0 s." in md
+    assert figs["rows"][0]["dsp"] == 4_400 and figs["rows"][1]["dsp"] is None
+    md, _ = sections.msm_per_curve({"msm-curves": {"runs": runs[:1]}})
+    assert "Every curve's targets met" in md and "not measured in this run" not in md
+    assert sections.msm_per_curve({}) is None
+    detail, _ = sections.msm_curves({"runs": [runs[0], {**runs[1], "missed": []}]}, None)
+    assert "### `MsmAxis_bn254_vu9p_model` (BN254 G1, vu9p, 278 MHz)" in detail
+    assert "the real top was not synthesized in this run" in detail

@@ -22,6 +22,7 @@ from conftest import ROOT
 
 from vivado_stub import check as vcheck, rtl as vrtl
 from vivado_stub.boards import core_mhz
+from zkspinal.paths import top_info
 
 VIVADO = ROOT / "vivado"
 RTL = ROOT / "build" / "rtl"
@@ -157,21 +158,28 @@ def test_package_ip_checker_sees_a_wrong_port_map(tmp_path):
 # ---------------------------------------------------------------- block designs, every emitted core on every board
 def memory_refusal(top: str, board: str) -> str | None:
     """What bd_<board>.tcl says when it refuses a core's memory channels (None: the board takes them): more channels
-    than the board's DIMMs or HBM switch groups (MsmAxis_bn254_c1100's eight on the VU9P), or a channel wider than
-    one HBM switch group's 1 GiB (the VU9P tops' 16 GiB channels on the C1100)."""
+    than the board's DIMMs or HBM switch groups (MsmAxis_bn254_c1100's eight on the VU9P), channels in the layout of
+    the other memory (the VU9P tops' channels, each from address 0, on the C1100's HBM; the C1100 top's windows of one
+    address space on the VU9P's DIMMs), or a channel wider than its DIMM or HBM window."""
     axi = vrtl.interfaces(top).axi
     mem = vcheck.BOARDS[board].get("memory")
     if not axi:
         return None
     if mem is None:
         return "has no card memory"
+    store = top_info(top).get("point_store") or {}
+    shared = store.get("window_bits", 0)
     if mem["type"] == "DDR4":
         channels, window = len(mem["slrs"]), 1 << 34
     else:
         channels, window = mem["stacks"] * mem["stack_ports"] // mem["group_ports"], mem["group_ports"] * mem["pc_bytes"]
     if len(axi) > channels:
         return "memory channels; board"
-    if any(1 << a["addr"] > window for a in axi.values()):
+    if mem["type"] == "HBM" and (1 << shared) != window:
+        return "memories of their own from address 0" if not shared else f"windows of 2^{shared} bytes"
+    if mem["type"] == "DDR4" and shared:
+        return "in one address space (an HBM layout"
+    if any(1 << store.get("address_bits", a["addr"]) > window for a in axi.values()):
         return "an HBM channel is 1024 MiB" if mem["type"] == "HBM" else "one DIMM has 34"
     return None
 
@@ -234,7 +242,7 @@ def test_parameters_reach_the_design(tmp_path, board):
 # ---------------------------------------------------------------- negative tests
 @pytest.mark.parametrize("board, core", [("c1100", "KeccakSpongeAxis_r1"), ("c1100", "KeccakSpeed_r2_u1"),
                                          ("vu9p", "PairFixture_d16"), ("vu9p", "MsmAxis_small2_model"),
-                                         ("c1100", "MsmAxis_bn254_small2_model")])
+                                         ("c1100", "MsmAxis_bn254_small2_model")])  # the C1100 layout (HBM windows)
 def test_every_dropped_connection_fails(tmp_path, board, core):
     if core not in tops(core.split("_")[0]):
         pytest.skip(f"{core} not emitted")
@@ -476,14 +484,14 @@ SHELLS = {
 }
 
 
-def shell_rtl(tmp_path: Path, shell: str, kind: str, ports: list) -> Path:
-    """a copy of build/rtl with a port shell of `shell` (kind `kind`) in it and in the manifest"""
+def shell_rtl(tmp_path: Path, shell: str, kind: str, ports: list, entry: dict | None = None) -> Path:
+    """a copy of build/rtl with a port shell of `shell` (kind `kind`, and `entry`'s keys) in it and in the manifest"""
     rtl_dir = tmp_path / "rtl"
     shutil.copytree(RTL, rtl_dir, ignore=shutil.ignore_patterns("*Mul*", "*Mont*", "*Mod*", "KeccakF*"))
     clocked = [("aclk", "in", 1), ("aresetn", "in", 1)]
     (rtl_dir / f"{shell}.v").write_text(port_shell(shell, clocked + ports))
     manifest = json.loads((RTL / "manifest.json").read_text())
-    manifest[shell] = {"kind": kind, "file": f"{shell}.v"}
+    manifest[shell] = {"kind": kind, "file": f"{shell}.v", **(entry or {})}
     (rtl_dir / "manifest.json").write_text("{\n" + ",\n".join(f'  "{k}": {json.dumps(v)}' for k, v in sorted(manifest.items())) + "\n}\n")
     return rtl_dir
 
@@ -697,17 +705,23 @@ def axi4_master(prefix: str, addr: int, data: int = 512) -> list[tuple[str, str,
     return [(f"{prefix}_{n}", d, w) for n, d, w in out]
 
 
-@pytest.mark.parametrize("channels, bits, refusal", [
-    (9, 30, "has 9 memory channels; board c1100 has 8 HBM channels"),     # a ninth switch group does not exist
-    (1, 31, "m_axi_mem0: 31-bit addresses (2048 MiB); an HBM channel is 1024 MiB"),  # wider than its group
-    (2, 20, None)])                                                       # two small channels: one stack
-def test_c1100_hbm_channels(tmp_path, channels, bits, refusal):
-    """An MSM-shaped core with `channels` point-store channels of 2^bits bytes on the C1100: more channels than the
-    HBM's eight switch groups, or a channel wider than one group's 1 GiB, is refused with the reason; two channels of
-    1 MiB build on the first stack alone (its flag straight onto hbm_cattrip)."""
+@pytest.mark.parametrize("channels, own, window, refusal", [
+    (9, 30, 30, "has 9 memory channels; board c1100 has 8 HBM channels"),  # a ninth switch group does not exist
+    (1, 31, 31, "its memory channels address windows of 2^31 bytes"),      # wider than its group
+    (2, 20, 0, "memories of their own from address 0"),   # a DDR4 layout: every channel's addresses from 0
+    (2, 20, 30, None)])                                                    # two small channels: one stack
+def test_c1100_hbm_channels(tmp_path, channels, own, window, refusal):
+    """An MSM-shaped core with `channels` point-store channels of 2^own bytes at c * 2^window (the manifest's
+    point_store, as PointStoreConfig.sharedSpace writes it) on the C1100: more channels than the HBM's eight switch
+    groups, a window other than one group's 1 GiB, or channels that do not carry their window's base (a SmartConnect
+    forwards addresses unchanged) are refused with the reason; two channels of 1 MiB in windows of 1 GiB build on the
+    first stack alone (its flag straight onto hbm_cattrip), each mapped to its own switch group."""
     kind, ports = SHELLS["MsmAxis_shape"]
-    mem = [p for c in range(channels) for p in axi4_master(f"m_axi_mem{c}", bits)]
-    rtl_dir = shell_rtl(tmp_path, "MsmAxis_hbm_shape", kind, ports + mem)
+    port_bits = (window + max(1, channels - 1).bit_length()) if window else own
+    mem = [p for c in range(channels) for p in axi4_master(f"m_axi_mem{c}", port_bits)]
+    store = {"point_store": {"channels": channels, "address_bits": own, "port_address_bits": port_bits,
+                             "window_bits": window}}
+    rtl_dir = shell_rtl(tmp_path, "MsmAxis_hbm_shape", kind, ports + mem, store)
     proc, record = bd(tmp_path, "c1100", "--core", "MsmAxis_hbm_shape", env={"ZK_RTL": str(rtl_dir)})
     if refusal:
         assert proc.returncode != 0 and refusal in facts(record, "result")[0]["error"], proc.stderr
@@ -719,6 +733,18 @@ def test_c1100_hbm_channels(tmp_path, channels, bits, refusal):
     assert {"/hbm/DRAM_0_STAT_CATTRIP", "/hbm_cattrip"} in [set(f["ends"]) for f in facts(record, "net")]
     window = sorted((a["space"], int(a["offset"], 0), a["seg"][0]) for a in facts(record, "address") if "mem" in a["space"])
     assert window == [("/core/m_axi_mem0", 0, "/hbm/SAXI_00/HBM_MEM00"), ("/core/m_axi_mem1", GIB, "/hbm/SAXI_04/HBM_MEM04")]
+
+
+def test_vu9p_refuses_a_shared_space_core(tmp_path):
+    """Channels that are windows of one address space (the HBM layout) on the VU9P's DIMMs, each a memory of its own
+    from address 0: refused with the reason, before anything is built."""
+    kind, ports = SHELLS["MsmAxis_shape"]
+    mem = [p for c in range(2) for p in axi4_master(f"m_axi_mem{c}", 31)]
+    store = {"point_store": {"channels": 2, "address_bits": 20, "port_address_bits": 31, "window_bits": 30}}
+    rtl_dir = shell_rtl(tmp_path, "MsmAxis_hbm_shape", kind, ports + mem, store)
+    proc, record = bd(tmp_path, "vu9p", "--core", "MsmAxis_hbm_shape", env={"ZK_RTL": str(rtl_dir)})
+    assert proc.returncode != 0
+    assert "windows of 2^30 bytes in one address space (an HBM layout" in facts(record, "result")[0]["error"], proc.stderr
 
 
 HBM_BREAKS = {

@@ -291,7 +291,7 @@ proc zk::bd::build {board opts} {
     }
 
     # ---- card memory: a DDR4 controller or an HBM port per AXI4 master of the core
-    if {[llength $mem]} { zk::bd::memory_build $board $ifs $mem $out $name }
+    if {[llength $mem]} { zk::bd::memory_build $board $core_top $ifs $mem $out $name }
 
     # ---- status words: the core's, then the adapters'; unused inputs read 0
     set i 0
@@ -361,8 +361,8 @@ proc zk::bd::memory_kind {board} {
 }
 
 # Controllers, clocks, resets, crossings and address windows of the memory channels (and, for DDR4, their pins).
-proc zk::bd::memory_build {board ifs masters out name} {
-    zk::bd::[zk::bd::memory_kind $board]_build $board $ifs $masters $out $name
+proc zk::bd::memory_build {board core_top ifs masters out name} {
+    zk::bd::[zk::bd::memory_kind $board]_build $board $core_top $ifs $masters $out $name
 }
 
 # The board's constant outputs (tie_outputs: port level ...), less those the card memory drives (the HBM's

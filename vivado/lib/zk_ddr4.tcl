@@ -10,6 +10,10 @@ proc zk::bd::ddr4_plan {board core_top ifs masters} {
     if {$n > [llength [dict get $m slrs]]} {
         error "zk: $core_top has $n memory channels; board [dict get $board name] has [llength [dict get $m slrs]] DIMMs"
     }
+    if {[set wbits [zk::manifest_number $core_top window_bits 0]]} {
+        error "zk: $core_top: its memory channels are windows of 2^$wbits bytes in one address space (an HBM layout,\
+            PointStoreConfig.sharedSpace); a DDR4 channel is a memory of its own from address 0"
+    }
     foreach p $masters {
         if {[dict get $ifs axi $p data] != [dict get $m axi_data_bits]} {
             error "zk: $core_top $p: [dict get $ifs axi $p data]-bit data, the DDR4 controller's AXI port has [dict get $m axi_data_bits]"
@@ -22,7 +26,7 @@ proc zk::bd::ddr4_plan {board core_top ifs masters} {
 
 # Board ports, controllers, clock crossings and SLR crossings of the DDR4 channels (zk_bd.tcl's header), and their pins
 # (OUT/<name>_ddr4.xdc, added to the project's constraints).
-proc zk::bd::ddr4_build {board ifs masters out name} {
+proc zk::bd::ddr4_build {board core_top ifs masters out name} {
     set m [dict get $board memory]
     set shell [dict get $m shell_slr]
     # the controllers' asynchronous reset: held while the host holds PCIe PERST#

@@ -8,9 +8,10 @@
 #               links (PG276, "Lateral AXI Switch Access Throughput Loss").  Channel c uses one port per group,
 #               SAXI_<4c>, and its window is that group's pseudo-channels: HBM addresses c * 1 GiB .. c * 1 GiB + 1 GiB
 #               (HBM_MEM<4c> .. HBM_MEM<4c+3>, global addressing: the switch is enabled).  Hence at most 8 channels
-#               (32 ports / 4) of at most 1 GiB each.  Open: the core's channels carry 30-bit addresses and a
-#               SmartConnect forwards an address unchanged (PG247), so the base c * 1 GiB must come from the core or
-#               an address-offset stage before a real build (vivado/README.md, "Not verified without Vivado").
+#               (32 ports / 4) of at most 1 GiB each.  A SmartConnect forwards an address unchanged (PG247), so
+#               channel c's addresses carry the base c * 1 GiB themselves: the point store's shared space
+#               (PointStoreConfig.sharedSpace, the manifest's window_bits 30: 33-bit ports for 8 channels); a core
+#               whose channels each address a memory of their own from 0 (the DDR4 layout) is refused.
 #   clocks      HBM_REF_CLK_<s> and APB_<s>_PCLK: the core clock wizard's 100 MHz output (an MMCM/BUFG fed by the
 #               board's 100 MHz sysclk pin, as PG276 "Clocking" asks of the reference); AXI_<xx>_ACLK: a second wizard
 #               hbm_clk, cascaded from that output, at the board's axi_mhz (450: 256 bits at 450 MHz is the 14.4 GB/s
@@ -36,6 +37,12 @@ proc zk::bd::hbm_channels {m} {
 proc zk::bd::hbm_window {m} {
     expr {[dict get $m group_ports] * [dict get $m pc_mb] << 20}
 }
+# The bits of n channel indices (1 channel: 0 bits, 2: 1, 8: 3).
+proc zk::bd::log2 {n} {
+    set k 0
+    while {(1 << $k) < $n} { incr k }
+    return $k
+}
 # The stacks n channels use: channel c's port 4c is in stack 4c / 16.
 proc zk::bd::hbm_stacks {m n} {
     set per [expr {[dict get $m stack_ports] / [dict get $m group_ports]}]
@@ -53,11 +60,23 @@ proc zk::bd::hbm_plan {board core_top ifs masters} {
             port per [dict get $m group_ports]-port switch group: SAXI_00, SAXI_04, ...)"
     }
     set window [zk::bd::hbm_window $m]
+    # a port forwards its addresses unchanged (the SmartConnect does not translate, PG247): channel c's must carry
+    # its window's base c * window themselves, the point store's shared space (PointStoreConfig.sharedSpace, the
+    # manifest's window_bits) with a window of exactly one switch group
+    set wbits [zk::manifest_number $core_top window_bits 0]
+    if {(1 << $wbits) != $window} {
+        error "zk: $core_top: its memory channels address [expr {$wbits ? "windows of 2^$wbits bytes" : "memories of\
+            their own from address 0 (one DDR4 controller each)"}]; on the HBM channel c's addresses must carry the\
+            base c * [expr {$window >> 20}] MiB of its port's switch group (PointStoreConfig.sharedSpace with\
+            strideBits [zk::bd::log2 $window])"
+    }
+    set own [zk::manifest_number $core_top address_bits 0]
     foreach p $masters {
         set bits [dict get $ifs axi $p addr]
-        if {(1 << $bits) > $window} {
-            error "zk: $core_top $p: $bits-bit addresses ([expr {(1 << $bits) >> 20}] MiB); an HBM channel is\
-                [expr {$window >> 20}] MiB (the [dict get $m group_ports] pseudo-channels of its port's switch group)"
+        if {(1 << $own) > $window || $bits > $wbits + [zk::bd::log2 $n]} {
+            error "zk: $core_top $p: $own-bit channel memory ([expr {(1 << $own) >> 20}] MiB) on $bits-bit addresses;\
+                an HBM channel is [expr {$window >> 20}] MiB (the [dict get $m group_ports] pseudo-channels of its\
+                port's switch group) in the [expr {[zk::bd::log2 $n] + $wbits}]-bit space of $n channels"
         }
         if {[dict get $ifs axi $p data] ni {32 64 128 256 512 1024}} {
             error "zk: $core_top $p: [dict get $ifs axi $p data]-bit data (the SmartConnect converts 32..1024 bits)"
@@ -65,7 +84,7 @@ proc zk::bd::hbm_plan {board core_top ifs masters} {
     }
 }
 
-proc zk::bd::hbm_build {board ifs masters out name} {
+proc zk::bd::hbm_build {board core_top ifs masters out name} {
     set m [dict get $board memory]
     set n [llength $masters]
     set stacks [zk::bd::hbm_stacks $m $n]
@@ -78,7 +97,7 @@ proc zk::bd::hbm_build {board ifs masters out name} {
     zk::bd::hbm_cattrip $m $stacks
     set c 0
     foreach p $masters {
-        zk::bd::hbm_channel $m $ifs $p $c
+        zk::bd::hbm_channel $m $core_top $ifs $p $c
         incr c
     }
 }
@@ -148,7 +167,7 @@ proc zk::bd::hbm_cattrip {m stacks} {
 
 # Channel c: its clock crossing to port 4c and its window, pseudo-channel by pseudo-channel (HBM_MEM<4c+k> at
 # c * 1 GiB + k * 256 MiB, as many as 2^addr bytes need, at least one).
-proc zk::bd::hbm_channel {m ifs p c} {
+proc zk::bd::hbm_channel {m core_top ifs p c} {
     set group [dict get $m group_ports]
     set port [format %02d [expr {$c * $group}]]
     set cc mem${c}_cc
@@ -162,7 +181,7 @@ proc zk::bd::hbm_channel {m ifs p c} {
     zk::bd::inet core/$p $cc/S00_AXI
     zk::bd::inet $cc/M00_AXI hbm/SAXI_$port
     set pc [expr {[dict get $m pc_mb] << 20}]
-    set pcs [expr {max(1, (1 << [dict get $ifs axi $p addr]) / $pc)}]
+    set pcs [expr {max(1, (1 << [zk::manifest_number $core_top address_bits 0]) / $pc)}]
     for {set k 0} {$k < $pcs} {incr k} {
         assign_bd_address -offset [format 0x%09X [expr {$c * [zk::bd::hbm_window $m] + $k * $pc}]] -range $pc \
             -target_address_space [get_bd_addr_spaces core/$p] \

@@ -40,6 +40,7 @@ class Checker(BoardChecks, PackageChecks, FlashChecks, FloorplanChecks, MemoryCh
         self.problems: list[str] = []
         self.models: dict[str, catalog.IpModel] = {}
         self.zk: dict[str, rtl.Interfaces] = {}   # zkspinal cells -> their interfaces
+        self.zk_tops: dict[str, str] = {}         # zkspinal cells -> their tops (the manifest's names)
 
     def bad(self, msg: str):
         self.problems.append(msg)
@@ -83,6 +84,7 @@ class Checker(BoardChecks, PackageChecks, FlashChecks, FloorplanChecks, MemoryCh
                     self.bad(f"{path}: {e}")
             else:
                 self.models[path], self.zk[path] = self.zk_model(name)
+                self.zk_tops[path] = name
 
     # ------------------------------------------------------------ helpers
     @staticmethod

@@ -20,6 +20,13 @@ def channel(end: str) -> int:
 
 
 class MemoryChecks:
+    def point_store(self, end: str) -> dict:
+        """The manifest's point_store of the core whose master `end` is ({} when it has none)."""
+        from vivado_stub import rtl
+
+        top = self.zk_tops.get(end.rsplit("/", 1)[0])
+        return (rtl.manifest(self.rtl_dir).get(top) or {}).get("point_store") or {} if top else {}
+
     def memory_facts(self) -> dict | None:
         return (BOARDS.get(self.board) or {}).get("memory") if self.board else None
 
@@ -105,12 +112,19 @@ class MemoryChecks:
             port = f"{hbm}/SAXI_{group * c:02d}"
             stages = self.trace_aximm(end, port)
             self.check_crossing(end, port, stages)
-            if (1 << a["addr"]) > window:
-                self.bad(f"{end}: 2^{a['addr']} bytes, an HBM channel has {window} "
+            # the port forwards the core's addresses as they are: channel c's must carry the base c * window
+            # (the manifest's point_store: its own memory of 2^address_bits bytes in windows of 2^window_bits)
+            store = self.point_store(end)
+            own = store.get("address_bits", a["addr"])
+            if (1 << store.get("window_bits", 0)) != window:
+                self.bad(f"{end}: its addresses are not in windows of {window} bytes, one switch group each "
+                         f"(window_bits {store.get('window_bits', 0)}): port {group}c sees them unchanged")
+            if (1 << own) > window:
+                self.bad(f"{end}: 2^{own} bytes, an HBM channel has {window} "
                          f"(its switch group's pseudo-channels)")
             maps = sorted((x["seg"], int(x["offset"], 0), int(x["range"], 0)) for x in spaces if x["space"] == end)
             expect = [([f"{port}/HBM_MEM{group * c + k:02d}"], c * window + k * pc, pc)
-                      for k in range(max(1, min(group, (1 << a["addr"]) // pc)))]
+                      for k in range(max(1, min(group, (1 << own) // pc)))]
             if maps != expect:
                 self.bad(f"{end}: address map {maps}, expected its group's pseudo-channels {expect}")
         self.check_hbm_clocks(hbm, mem, ports)

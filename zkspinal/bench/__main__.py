@@ -20,6 +20,7 @@ BENCHES = {
     "host": "host",
     "system": "system",
     "msm": "msm",
+    "msm-curves": "msm_curves",
     "multicard": "multicard",
     "report": "report",
     "readme": "readme",

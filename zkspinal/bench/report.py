@@ -36,8 +36,9 @@ from zkspinal.paths import ROOT
 
 from zkspinal.bench import anchors, sections
 
-# core -> (module, arguments of the full run, arguments of the quick run); every module takes --json FILE
-PLAN: dict[str, tuple[str, list[str], list[str]]] = {
+# core -> (module, arguments of the full run, arguments of the quick run or None: left out of it); every module takes
+# --json FILE
+PLAN: dict[str, tuple[str, list[str], list[str] | None]] = {
     "field": ("field", [], ["--fields", "bls12_381_fr", "--cores", "MontMul,ConstMul,ModAdd",
                             "--ops", "200"]),
     "keccak": ("keccak", [], ["--rounds", "200", "--no-sponge", "--settings", "1,2"]),
@@ -49,6 +50,9 @@ PLAN: dict[str, tuple[str, list[str], list[str]]] = {
     # the VU9P engine keeps its points in card memory: the hot sets and a random set again from its point store
     "msm": ("msm", ["--resident", "half_ones,below16,random"], ["--no-synth", "--npows", "11", "--adversarial-npow", "9", "--sample-cycles", "128",
                         "--sets", "half_ones,below16,zero,hammer,equal"]),
+    # BN254 and BLS12-381 on their board tops' twins (builds of minutes each, random 2^14 runs of minutes): the full
+    # report only (None: not in --quick)
+    "msm-curves": ("msm_curves", [], None),
     "poseidon-model": ("poseidon_model", [], ["--arities", "2,8,11", "--seconds", "0.3", "--jobs", "2"]),
     "msm-host": ("msm_host", [], ["--npow", "12", "--reps", "1"]),
     "host": ("host", [], ["--count", "200000", "--repeat", "2"]),
@@ -123,10 +127,11 @@ def write_report(results: dict, out: Path, quick: bool, only: str | None = None)
         took = f"an earlier run, {res['date']}" if res["seconds"] is None else f"{res['seconds']:.0f} s"
         lines += [md, f"_({took}; full output in `{Path(res['log']).name}`)_", ""]
         figures[core] = fig
-    pc2 = sections.pc2({core: res["data"] for core, res in results.items()})
-    if pc2:
-        lines += [pc2[0], ""]
-        figures["pc2"] = pc2[1]
+    for name, cross in (("pc2", sections.pc2), ("msm-per-curve", sections.msm_per_curve)):
+        made = cross({core: res["data"] for core, res in results.items()})
+        if made:
+            lines += [made[0], ""]
+            figures[name] = made[1]
     md, figures["area"] = sections.area({core: res["data"] for core, res in results.items()})
     lines += [md, "", "## Published anchors", "", anchors.table(), ""]
     report = out / "report.md"
@@ -201,6 +206,11 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [c for c in cores if c not in PLAN]
     if unknown:
         ap.error(f"unknown core(s) {', '.join(unknown)}; known: {', '.join(PLAN)}")
+    full_only = [c for c in cores if PLAN[c][2] is None]
+    if args.quick and args.only and full_only:
+        ap.error(f"{', '.join(full_only)}: in the full report only (no --quick)")
+    if args.quick:
+        cores = [c for c in cores if c not in full_only]
     if args.jobs is None:
         args.jobs = max(1, (os.cpu_count() or 2) - (0 if args.quick else 1))
     reused = {}

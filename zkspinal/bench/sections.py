@@ -399,14 +399,7 @@ def msm(data: dict, out: Path) -> tuple[str, dict]:
     mhz = data.get("mhz", anchors.HARDCAML["mhz"])
     h = anchors.HARDCAML
     rows = data["rows"]
-    lines = ["| scalar set | points from | points | additions | cycles | accumulate cycles | busy per adder | stalls | "
-             "deferred | spilled | buckets checked |", "|---|---|---|---|---|---|---|---|---|---|---|"]
-    for r in rows:
-        busy = " / ".join(f"{b:.2%}" for b in r.get("adder_busy_frac", [r["busy_frac"]]))
-        source = "point store" if r.get("source") == "store" else "stream"
-        lines.append(f"| {r['set']} | {source} | {r['points']:,} | {r['additions']:,} | {r['cycles']:,} | {r['acc_cycles']:,} | "
-                     f"{busy} | {r['stalls']:,} | {r['deferred']:,} | {r.get('spilled', 0):,} | "
-                     f"{'yes' if r['checked'] else 'no' if r['checked'] is False else 'not checked'} |")
+    lines = _msm_rows(rows)
     A, S = data.get("adders", 1), data.get("shared_windows", 0)
     placing = (f"windows 0..{S - 1} shared (a copy in each adder, point i's digits on adder i mod {A}), window "
                f"j >= {S} on adder (j - {S}) mod {A}" if S else f"window j on adder j mod {A}")
@@ -484,6 +477,107 @@ def msm(data: dict, out: Path) -> tuple[str, dict]:
     return "## MSM bucket engine (MsmAxis, BLS12-377 G1)\n\n" + "\n".join(lines), figs
 
 
+def _msm_rows(rows: list) -> list[str]:
+    """The table of an MSM benchmark's jobs, one row per scalar set and point source."""
+    lines = ["| scalar set | points from | points | additions | cycles | accumulate cycles | busy per adder | stalls | "
+             "deferred | spilled | buckets checked |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        busy = " / ".join(f"{b:.2%}" for b in r.get("adder_busy_frac", [r["busy_frac"]]))
+        source = "point store" if r.get("source") == "store" else "stream"
+        lines.append(f"| {r['set']} | {source} | {r['points']:,} | {r['additions']:,} | {r['cycles']:,} | {r['acc_cycles']:,} | "
+                     f"{busy} | {r['stalls']:,} | {r['deferred']:,} | {r.get('spilled', 0):,} | "
+                     f"{'yes' if r['checked'] else 'no' if r['checked'] is False else 'not checked'} |")
+    return lines
+
+
+SET_NAMES = {"half_ones": "half-ones", "below16": "below-2^16"}
+CURVE_NAMES = {"bls12_377_g1": "BLS12-377 G1", "bn254_g1": "BN254 G1", "bls12_381_g1": "BLS12-381 G1"}
+
+
+def _curve_row(run: dict) -> tuple[str, dict]:
+    """One engine's row of the per-curve summary (a `bench msm` JSON: BLS12-377's or one of msm_curves' runs)."""
+    from zkspinal.bench.msm import ENGINE_MAX_DSP, ONE_MSM_MAX_S, RANDOM_MIN_BUSY
+    from zkspinal.bench.msm_curves import lut_figures, real_top
+
+    curve, board, mhz = run["curve"], run["board"], run["mhz"]
+    pr = run.get("projection") or {}
+    rnd = max((r for r in run["rows"] if r["set"] == "random" and r.get("source") == "stream"),
+              key=lambda r: r["points"], default=None)
+    hot = next((r for r in run["rows"] if r["set"] == "half_ones" and r.get("source") == "store"), None)
+    syn, lut = run.get("synth"), run.get("lut") or lut_figures(run)
+    target_s = ONE_MSM_MAX_S.get((curve, board))
+    cells = [CURVE_NAMES.get(curve, curve), f"{board}, {mhz:g} MHz", f"`{real_top(run['top'])}`",
+             f"{run['adders']} x {run['adder_latency']}",
+             f"{pr['one_s']:.3f} s (<= {target_s} s)" if pr else "not measured",
+             f"{min(rnd['adder_busy_frac']):.2%} (>= {RANDOM_MIN_BUSY:.0%})" if rnd else "not measured",
+             f"{min(hot['adder_busy_frac']):.2%} (>= 90%)" if hot else "not measured",
+             f"{syn['dsp']:,} (<= {ENGINE_MAX_DSP[board]:,})" if syn else "not synthesized",
+             (f"{lut['part_percent']:.1f} %" + (f" / {lut['slr']} {lut['slr_percent']:.1f} %" if lut["slr"] else "")
+              + " (<= 55 %)") if lut else "not synthesized",
+             f"{syn['lut_levels']} levels, {syn['carry_bits']}-bit chain" if syn else "not synthesized"]
+    figs = {"curve": curve, "board": board, "top": real_top(run["top"]), "one_s": pr.get("one_s"),
+            "random_busy": min(rnd["adder_busy_frac"]) if rnd else None,
+            "half_ones_store_busy": min(hot["adder_busy_frac"]) if hot else None,
+            "dsp": syn["dsp"] if syn else None, "lut_percent": lut["part_percent"] if lut else None,
+            "lut_slr_percent": lut["slr_percent"] if lut else None}
+    return "| " + " | ".join(cells) + " |", figs
+
+
+def msm_per_curve(results: dict) -> tuple[str, dict] | None:
+    """One row per curve and board: the BLS12-377 engine (`bench msm`) and the BN254 / BLS12-381 ones
+    (`bench msm-curves`), each against its targets.  None without either benchmark."""
+    runs = ([results["msm"]] if results.get("msm") else []) + list((results.get("msm-curves") or {}).get("runs", []))
+    if not runs:
+        return None
+    head = ["curve", "board, clock", "engine", "adders x latency", "2^26 bucket phase", "busy, random",
+            "busy, half-ones from store", "DSP48E2", "LUT6 + SRL with platform: part / fullest SLR", "deepest logic"]
+    lines = ["## MSM per curve", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    figs = {"rows": []}
+    for run in runs:
+        row, fig = _curve_row(run)
+        lines.append(row)
+        figs["rows"].append(fig)
+    missed = [m for run in runs[1 if results.get("msm") else 0:] for m in run.get("missed", [])]
+    lines += ["", "Projected from the multiplier-model twins' cycles (Verilator) at the board's core clock; busy = the "
+                  "lowest adder's additions per accumulate cycle; resources from yosys of the real top "
+                  "(hierarchical), with the platform's share of `vivado/fit/budgets.tsv`.  Details: the sections of "
+                  "`bench msm` (BLS12-377) and `bench msm-curves` (the others).", "",
+              _verdict(missed, "Every curve's targets met (BN254 and BLS12-381 rows; BLS12-377's verdicts are in its "
+                               "own section)" + ("." if all(run.get("synth") for run in runs) else
+                                                 "; the area of the rows marked not synthesized is not measured "
+                                                 "in this run."))]
+    return "\n".join(lines), figs
+
+
+def msm_curves(data: dict, out: Path) -> tuple[str, dict]:
+    """`bench msm-curves`: per top, its jobs, the real top's yosys figures and its use of the board's part."""
+    lines = []
+    for run in data["runs"]:
+        lines += [f"### `{run['top']}` ({CURVE_NAMES.get(run['curve'], run['curve'])}, {run['board']}, "
+                  f"{run['mhz']:g} MHz)", "",
+                  f"Windows {_runs(run['layout'])} bits ({run['buckets']:,} buckets), {run['adders']} adder(s) of "
+                  f"latency {run['adder_latency']}.", ""] + _msm_rows(run["rows"])
+        pr = run.get("projection")
+        if pr:
+            lines += ["", f"Projected at {run['mhz']:g} MHz (from {pr['from']}): one 2^26 bucket phase "
+                          f"{pr['one_s']:.3f} s ({pr['cycles_2_26']:,} cycles; {pr['bound_s']:.3f} s at 100% busy)."]
+        syn = run.get("synth")
+        if syn:
+            mods = syn.get("modules", {})
+            srows = [(f"Montgomery multiplier (x{mods['MontgomeryMul']['instances']})", mods["MontgomeryMul"])] \
+                if "MontgomeryMul" in mods else []
+            if "XyzzAdder" in mods:
+                srows.append((f"adder (`XyzzAdder`, x{mods['XyzzAdder']['instances']})", mods["XyzzAdder"]))
+            srows.append((f"`{syn['top']}` (whole engine)", syn))
+            lines += ["", f"yosys `synth_xilinx -family xcup`, hierarchical; deepest register-to-register logic in "
+                          f"`{syn['deepest_module']}`:", ""] + _synth_rows(srows)
+            lines += _fit_lines(run.get("fit"))
+        lines += ["", _verdict(run.get("missed", []), "Targets met." if syn else
+                               "Rate targets met; the real top was not synthesized in this run (--no-synth)."), ""]
+    return "## MSM on BN254 and BLS12-381 G1 (MsmAxis, XYZZ adder)\n\n" + "\n".join(lines).rstrip("\n"), \
+        {"runs": [_curve_row(run)[1] for run in data["runs"]]}
+
+
 def _msm_area_verdict(syn: dict, uram: int | None = None, board: str = "vu9p") -> str:
     from zkspinal.bench.msm import area_targets_text, area_verdicts
 
@@ -491,13 +585,16 @@ def _msm_area_verdict(syn: dict, uram: int | None = None, board: str = "vu9p") -
 
 
 def _msm_rate_verdict(rows: list, projection: dict | None, curve: str = "bls12_377_g1", board: str = "vu9p") -> str:
-    from zkspinal.bench.msm import FOUR_MSM_MAX_S, HOT_MIN_BUSY, ONE_MSM_MAX_S, RANDOM_MIN_BUSY, rate_verdicts
+    from zkspinal.bench.msm import (FOUR_MSM_MAX_S, HOT_MIN_BUSY, ONE_MSM_MAX_S, RANDOM_MIN_BUSY, hot_sets,
+                                    rate_verdicts)
 
     max_one_s = ONE_MSM_MAX_S.get((curve, board), 2.5)
     four = FOUR_MSM_MAX_S if curve == "bls12_377_g1" else None
-    return _verdict(rate_verdicts(rows, projection, max_one_s, four),
+    hot = hot_sets(curve)
+    return _verdict(rate_verdicts(rows, projection, max_one_s, four, hot),
                     f"Rate targets met: every adder >= {RANDOM_MIN_BUSY:.0%} busy on random scalars and >= "
-                    f"{HOT_MIN_BUSY:.0%} on the half-ones and below-2^16 sets; one 2^26 bucket phase <= "
+                    f"{HOT_MIN_BUSY:.0%} on the {' and '.join(SET_NAMES.get(s, s) for s in hot)} set{'s' if len(hot) > 1 else ''}; "
+                    f"one 2^26 bucket phase <= "
                     f"{max_one_s} s" + (f", four MSMs <= {four} s." if four else "."))
 
 
@@ -574,8 +671,8 @@ def area(results: dict) -> tuple[str, dict]:
     return "## Area: LUTs per DSP\n\n" + "\n".join(lines), {"rows": [fig for _, fig in rows]}
 
 
-RENDER = {"field": field, "keccak": keccak, "poseidon": poseidon, "msm": msm, "poseidon-model": poseidon_model,
-          "msm-host": msm_host, "host": host}
+RENDER = {"field": field, "keccak": keccak, "poseidon": poseidon, "msm": msm, "msm-curves": msm_curves,
+          "poseidon-model": poseidon_model, "msm-host": msm_host, "host": host}
 
 
 def render(core: str, data, out: Path) -> tuple[str, dict]:

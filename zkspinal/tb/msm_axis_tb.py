@@ -82,7 +82,9 @@ class MsmTb(Tb):
         self.sink = self.axis_sink("m_axis_buckets")
         # the point store's memory channels (cocotbext-axi RAMs; a real card: DDR4 controllers)
         store = self.info.get("point_store")
-        self.rams = [self.axi_ram(f"m_axi_mem{c}", 1 << store["address_bits"])
+        # channels in windows of one address space (the C1100's HBM layout): channel c's addresses carry c * 2^window
+        self.window = store.get("window_bits", 0) if store else 0
+        self.rams = [self.axi_ram(f"m_axi_mem{c}", 1 << store.get("port_address_bits", store["address_bits"]))
                      for c in range(store["channels"])] if store else []
         self.lite()
 
@@ -175,9 +177,10 @@ class MsmTb(Tb):
             await self.wr(SOURCE, 0)
 
     def stored_record(self, i: int) -> bytes:
-        """Point i's record as the store holds them (msm_formats.store_location)."""
+        """Point i's record as the store holds them (msm_formats.store_location), at its channel's window in a
+        shared address space"""
         c, addr = MF.store_location(i, len(self.rams), ADDER)
-        return self.rams[c].read(addr, PB)
+        return self.rams[c].read((c << self.window if self.window and len(self.rams) > 1 else 0) + addr, PB)
 
     async def soft_reset(self):
         """After an error the engine drains both inputs: let the sources finish, then reset."""

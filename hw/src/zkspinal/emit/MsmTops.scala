@@ -45,6 +45,7 @@ object MsmTops {
         "point_fifo_depth" -> cfg.pointFifoDepth, "dsp_tiles" -> core.lanes.map(_.adder.dspTiles).sum, "mul_model" -> cfg.mulModel,
         "shreg_min_size" -> cfg.shregMinSize) ++
         cfg.pointStore.map(sc => "point_store" -> Map("channels" -> sc.channels, "address_bits" -> sc.addressBits,
+          "port_address_bits" -> sc.portAddressBits, "window_bits" -> sc.sharedSpace.fold(0)(_.strideBits),
           "read_buffer" -> sc.readBuffer, "capacity" -> sc.capacity(n), "points_per_page" -> PointStoreConfig.pointsPerPage(n),
           "page_bytes" -> PointStoreConfig.pageBytes, "point_bytes" -> MsmRecord.point.bytes(n))) ++
         Map("records" -> Map("point_bytes" -> MsmRecord.point.bytes(n), "bucket_bytes" -> MsmRecord.bucketRecord.bytes(n),

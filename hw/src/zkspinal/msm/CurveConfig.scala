@@ -149,7 +149,10 @@ object MsmConfig {
   /** BN254 G1 on the XYZZ adder: the small layouts (scalars below 2^24), as the BLS12-377 ones */
   val bn254Small = small.copy(name = "bn254_small", curve = CurveConfig.bn254_g1)
   val bn254SmallModel = bn254Small.copy(name = "bn254_small_model", mulModel = true)
-  val bn254Small2Model = small2.copy(name = "bn254_small2_model", curve = CurveConfig.bn254_g1, mulModel = true)
+  /** two adders, and the point store in the C1100's layout: its 1 MiB channels in 1 GiB windows of one address
+    * space (the HBM's switch groups), so the quick tier runs the addresses a C1100 card issues */
+  val bn254Small2Model = small2.copy(name = "bn254_small2_model", curve = CurveConfig.bn254_g1, mulModel = true,
+    pointStore = small2.pointStore.map(_.copy(sharedSpace = Some(PointStoreConfig.SharedSpace(30)))))
   /** BLS12-381 G1 on the XYZZ adder, the small layout: its bucket records take four beats (4·381 + 28 > 1536) */
   val bls12_381SmallModel = small.copy(name = "bls12_381_small_model", curve = CurveConfig.bls12_381_g1,
     mulModel = true)
@@ -165,9 +168,10 @@ object MsmConfig {
   val bn254Vu9p = vu9p.copy(name = "bn254_vu9p", curve = CurveConfig.bn254_g1,
     windows = hardcamlWindows(CurveConfig.bn254_g1.scalarBits))
   /** BN254 G1 on the C1100: two XYZZ adders, the point store in the HBM (eight channels of 1 GiB: 2^26 BN254
-    * points of 128 bytes fill the 8 GiB) */
+    * points of 128 bytes fill the 8 GiB), windows of the HBM's one 8 GiB address space: channel c at c GiB, the four
+    * pseudo-channels of its AXI port's switch group (vivado/lib/zk_hbm.tcl) */
   val bn254C1100 = bn254Vu9p.copy(name = "bn254_c1100",
-    pointStore = Some(PointStoreConfig(channels = 8, addressBits = 30)))
+    pointStore = Some(PointStoreConfig(channels = 8, addressBits = 30, sharedSpace = Some(PointStoreConfig.SharedSpace(30)))))
   /** BLS12-381 G1 on the VU9P: one XYZZ adder (an adder of 381-bit products takes about as many DSPs as the part
     * gives two of BN254's; 255-bit scalars: 15 windows of 13 bits, 5 of 12), the points in the four DDR4 channels */
   val bls12_381Vu9p = vu9p.copy(name = "bls12_381_vu9p", curve = CurveConfig.bls12_381_g1, adders = 1,

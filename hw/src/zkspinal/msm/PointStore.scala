@@ -15,23 +15,37 @@ import spinal.lib.bus.amba4.axi._
   * (j / q) * 4096 + (j mod q) * 64b of its channel.
   *
   * @param channels    memory channels, each an AXI4 master with 512-bit data (a power of two)
-  * @param addressBits byte address width of a channel
+  * @param addressBits byte address width of a channel's own memory
   * @param readBuffer  beats of read data buffered per channel; a read burst is issued only into free buffer space,
   *                    so this bounds the reads in flight: it must cover the memory's latency at one beat per cycle
+  * @param sharedSpace the channels are windows of one address space (the HBM's global addressing: every AXI port
+  *                    reaches every pseudo-channel, no port offsets the addresses it forwards), channel c's at
+  *                    c·2^strideBits: its ports carry that base in the bits above strideBits.  None: each channel is
+  *                    a memory of its own from address 0 (a DDR4 controller per channel)
   */
-case class PointStoreConfig(channels: Int = 4, addressBits: Int = 34, readBuffer: Int = 256) {
+case class PointStoreConfig(channels: Int = 4, addressBits: Int = 34, readBuffer: Int = 256,
+                            sharedSpace: Option[PointStoreConfig.SharedSpace] = None) {
   import PointStoreConfig._
   require(channels >= 1 && channels <= 8 && (channels & (channels - 1)) == 0, "1, 2, 4 or 8 channels")
   require(addressBits >= 12 && addressBits <= 40, "a channel spans 4 KiB to 1 TiB")
   require(readBuffer >= 2 * pageBytes / beatBytes, s"the read buffer must hold two page bursts (${2 * pageBytes / beatBytes} beats)")
+  sharedSpace.foreach(s => require(s.strideBits >= addressBits && s.strideBits <= 40,
+    s"a channel's ${addressBits}-bit memory must fit its 2^${s.strideBits}-byte window of the shared space"))
   /** points of n-bit field elements the store holds (all channels; at most 2^32 - 1, the count register's range) */
   def capacity(n: Int): Long =
     ((BigInt(1) << (addressBits - 12)) * pointsPerPage(n) * channels).min(0xFFFFFFFFL).toLong
-  val axi: Axi4Config = Axi4Config(addressWidth = addressBits, dataWidth = beatBytes * 8, idWidth = 1,
+  /** the byte address width of a channel's AXI4 port: its own memory's, or the shared space's up to the last window */
+  val portAddressBits: Int = sharedSpace.fold(addressBits)(_.strideBits + log2Up(channels))
+  /** the constant bits above a channel's own address on its port (c for channel c in a shared space, else none) */
+  def base(c: Int): Option[Int] = sharedSpace.filter(_ => channels > 1).map(_ => c)
+  val axi: Axi4Config = Axi4Config(addressWidth = portAddressBits, dataWidth = beatBytes * 8, idWidth = 1,
     useRegion = false, useLock = false, useCache = false, useQos = false, useProt = false)
 }
 
 object PointStoreConfig {
+  /** channel c's memory at c·2^strideBits of one address space (see [[PointStoreConfig]]) */
+  case class SharedSpace(strideBits: Int)
+
   /** a point record as the point stream carries it (MsmRecord.point): the memory's beat is the stream's */
   val beatBytes: Int = MsmRecord.point.beatBytes
   def beatsPerPoint(n: Int): Int = MsmRecord.point.beats(n)
@@ -100,6 +114,9 @@ class PointStore(sc: PointStoreConfig, n: Int) extends Component {
 
   private class Channel(c: Int) extends Area {
     val m = io.mem(c)
+    /** a channel address on its port: in a shared space with the window's base above it (constant bits, no adder) */
+    def onPort(a: UInt): UInt = sc.base(c).fold(a.resize(sc.portAddressBits))(k =>
+      U(BigInt(k) << sc.sharedSpace.get.strideBits, sc.portAddressBits bits) | a.resize(sc.portAddressBits))
     val queue = StreamFifo(Bits(pointBits bits), 2)
     queue.io.push << toChannel(c)
     queue.io.flush := start
@@ -119,7 +136,7 @@ class PointStore(sc: PointStoreConfig, n: Int) extends Component {
     }
     when(io.load) { walker.reset() }
     m.aw.valid := holding && !awDone
-    m.aw.addr := addr
+    m.aw.addr := onPort(addr)
     m.aw.id := 0
     m.aw.len := beatsPerPoint - 1
     m.aw.setSize(U(log2Up(beatBytes)))
@@ -170,7 +187,7 @@ class PointStore(sc: PointStoreConfig, n: Int) extends Component {
     val buffer = StreamFifo(Bits(beatBits bits), sc.readBuffer)
     val popped = RegNext(buffer.io.pop.fire && !start) init (False)
     m.ar.valid := more && !settling && !slack.msb
-    m.ar.addr := (page ## U(0, 12 bits)).asUInt
+    m.ar.addr := onPort((page ## U(0, 12 bits)).asUInt)
     m.ar.id := 0
     m.ar.len := burstLen.resized
     m.ar.setSize(U(log2Up(beatBytes)))
