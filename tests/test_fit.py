@@ -70,6 +70,10 @@ def test_other_top_fits(top):
     assert rec["board"] == B.board_of(top)
     for board in B.OTHER[top]:
         assert fit.overflows(top, board, fit.table(board, rec["part"])) == [], board
+    if top in B.LUT_TARGET_ALSO:  # the routability target on its own board: the part and each SLR placed
+        rows = fit.table(rec["board"], rec["part"], rec["slrs"])
+        lut = [m for m in fit.target_misses(top, rec["board"], rows) if "LUT6 sites + SRL" in m]
+        assert lut == [], lut
 
 
 def test_every_buildable_top_is_listed():
