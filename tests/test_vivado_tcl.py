@@ -601,6 +601,17 @@ def test_vu9p_card_memory(tmp_path, top):
     assert set(vcheck.load(record)["components"][top]["spaces"]) == {f"m_axi_mem{c}" for c in range(4)}
 
 
+def broken_scripts(tmp_path: Path, edits: list[tuple[str, str, str]]) -> Path:
+    """A copy of vivado/ with each (file, old text, new text) edit made (the old text must still be there)."""
+    dst = copy_scripts(tmp_path)
+    for path, old, new in edits:
+        f = dst / path
+        text = f.read_text()
+        assert text.count(old) >= 1, f"{path}: the text to edit is gone: {old!r}"
+        f.write_text(text.replace(old, new))
+    return dst
+
+
 MEMORY_BREAKS = {
     "channels crossed": (("lib/zk_ddr4.tcl", "zk::bd::inet core/$p mem${c}_cc/S00_AXI",
                           "zk::bd::inet core/m_axi_mem[expr {[llength $masters] - 1 - $c}] mem${c}_cc/S00_AXI"),
@@ -629,12 +640,8 @@ def test_vu9p_card_memory_variant_fails(tmp_path, brk):
     top = "MsmAxis_vu9p"
     if top not in tops("MsmAxis"):
         pytest.skip(f"{top} not emitted")
-    (path, old, new), expect = MEMORY_BREAKS[brk]
-    dst = copy_scripts(tmp_path)
-    f = dst / path
-    text = f.read_text()
-    assert text.count(old) >= 1, f"{path}: the text to edit is gone: {old!r}"
-    f.write_text(text.replace(old, new))
+    edit, expect = MEMORY_BREAKS[brk]
+    dst = broken_scripts(tmp_path, [edit])
     proc, record = bd(tmp_path, "vu9p", "--core", top, script=dst / "bd_vu9p.tcl", env={"ZK_RTL": str(RTL)})
     problems = [proc.stderr] if proc.returncode else vcheck.check(record, "vu9p")
     assert any(expect in p for p in problems), (brk, problems)
@@ -780,12 +787,7 @@ def test_c1100_hbm_variant_fails(tmp_path, brk):
     if top not in tops("MsmAxis"):
         pytest.skip(f"{top} not emitted")
     edits, expect = HBM_BREAKS[brk]
-    dst = copy_scripts(tmp_path)
-    for path, old, new in edits:
-        f = dst / path
-        text = f.read_text()
-        assert text.count(old) >= 1, f"{path}: the text to edit is gone: {old!r}"
-        f.write_text(text.replace(old, new))
+    dst = broken_scripts(tmp_path, edits)
     proc, record = bd(tmp_path, "c1100", "--core", top, script=dst / "bd_c1100.tcl", env={"ZK_RTL": str(RTL)})
     problems = [proc.stderr] if proc.returncode else vcheck.check(record, "c1100")
     assert any(expect in p for p in problems), (brk, problems)

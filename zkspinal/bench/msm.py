@@ -261,11 +261,15 @@ def parser() -> argparse.ArgumentParser:
     return ap
 
 
+def real_top(twin: str) -> str:
+    """The real engine of a multiplier-model twin (the top itself when it is not one)."""
+    return twin[:-len("_model")] if twin.endswith("_model") else twin
+
+
 def synth_targets(argv: list[str]) -> list[tuple[str, str]]:
     """The yosys run main(argv) asks for: the real top of --top, hierarchically (report.py starts it early)."""
     args = parser().parse_args(argv)
-    real = args.top[:-len("_model")] if args.top.endswith("_model") else args.top
-    return [] if args.no_synth else [("hier", real)]
+    return [] if args.no_synth else [("hier", real_top(args.top))]
 
 
 def main(argv=None) -> int:
@@ -319,7 +323,7 @@ def main(argv=None) -> int:
                            FOUR_MSM_MAX_S if info["curve"] == "bls12_377_g1" else None, hot_sets(info["curve"]))
     fit_missed = False
     if not args.no_synth:
-        real = args.top[:-len("_model")] if args.top.endswith("_model") else args.top
+        real = real_top(args.top)
         with simulator_output_to_log(LOG):
             syn = hier_synth.run(simrun.RTL / simrun.top_info(real)["file"], real)
         mem = memory_estimate(layout, n_bits=info["n"], lane_windows=info["lane_windows"])

@@ -29,8 +29,7 @@ from zkspinal.synth import fit
 TOPS = ("MsmAxis_bn254_vu9p_model", "MsmAxis_bn254_c1100_model", "MsmAxis_bls12_381_vu9p_model")
 
 
-def real_top(twin: str) -> str:
-    return twin[:-len("_model")] if twin.endswith("_model") else twin
+real_top = msm.real_top
 
 
 def parser() -> argparse.ArgumentParser:
@@ -45,9 +44,10 @@ def parser() -> argparse.ArgumentParser:
 
 
 def synth_targets(argv: list[str]) -> list[tuple[str, str]]:
-    """The yosys runs main(argv) asks for (report.py starts them early): each twin's real top, hierarchically."""
+    """The yosys runs main(argv) asks for (report.py starts them early): each twin's as `bench msm` asks for it."""
     args = parser().parse_args(argv)
-    return [] if args.no_synth else [("hier", real_top(t)) for t in args.tops.split(",") if t]
+    return [] if args.no_synth else [t for top in args.tops.split(",") if top
+                                     for t in msm.synth_targets(["--top", top])]
 
 
 def lut_figures(run: dict) -> dict | None:
