@@ -16,8 +16,6 @@ TARGET MISSED line.  The on-demand board tops are emitted first when missing (zk
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import json
 import sys
 import tempfile
@@ -72,26 +70,20 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for twin in twins:
             out = Path(tmp) / f"{twin}.json"
-            argv_one = ["--top", twin, "--npows", str(args.npow), "--adversarial-npow", str(args.store_npow),
-                        "--sets", "", "--resident", "half_ones", "--sample-cycles", "0", "--seed", str(args.seed),
-                        "--json", str(out)] + (["--no-synth"] if args.no_synth else [])
-            buf = io.StringIO()
-            with contextlib.redirect_stdout(buf):
-                rc = msm.main(argv_one)
-            text = buf.getvalue()
-            print(text, flush=True)
+            rc = msm.main(["--top", twin, "--npows", str(args.npow), "--adversarial-npow", str(args.store_npow),
+                           "--sets", "", "--resident", "half_ones", "--sample-cycles", "0", "--seed", str(args.seed),
+                           "--json", str(out)] + (["--no-synth"] if args.no_synth else []))
             if rc:
                 raise RuntimeError(f"bench msm --top {twin} exited with {rc}")
             run = json.loads(out.read_text())
             # the routability target applies to these tops too (fit.misses holds a top that is not shipped only to
             # fitting): core + platform at most 55 % of the LUTs of the part and of each SLR
             fits = (run.get("fit") or {}).get("tops", {}).get(real_top(twin))
-            extra = fit.target_misses(real_top(twin), run["board"], fits) if fits else []
-            run["lut"] = lut_figures(run)
-            run["missed"] = [line[len("TARGET MISSED: "):] for line in text.splitlines()
-                             if line.startswith("TARGET MISSED: ")] + [m for m in extra if m not in text]
-            for m in run["missed"]:
-                print(f"TARGET MISSED: {twin}: {m}")
+            extra = [m for m in (fit.target_misses(real_top(twin), run["board"], fits) if fits else [])
+                     if m not in run["missed"]]
+            for m in extra:
+                print(f"TARGET MISSED: {m}")
+            run["missed"] += extra
             missed += run["missed"]
             runs.append(run)
     print(f"MSM per curve: {len(runs)} top(s), " + ("every target met" if not missed else f"{len(missed)} target(s) missed"))

@@ -504,7 +504,7 @@ def _curve_row(run: dict) -> tuple[str, dict]:
     rnd = max((r for r in run["rows"] if r["set"] == "random" and r.get("source") == "stream"),
               key=lambda r: r["points"], default=None)
     hot = next((r for r in run["rows"] if r["set"] == "half_ones" and r.get("source") == "store"), None)
-    syn, lut = run.get("synth"), run.get("lut") or lut_figures(run)
+    syn, lut = run.get("synth"), lut_figures(run)
     target_s = ONE_MSM_MAX_S.get((curve, board))
     cells = [CURVE_NAMES.get(curve, curve), f"{board}, {mhz:g} MHz", f"`{real_top(run['top'])}`",
              f"{run['adders']} x {run['adder_latency']}",

@@ -180,7 +180,7 @@ class MsmTb(Tb):
         """Point i's record as the store holds them (msm_formats.store_location), at its channel's window in a
         shared address space"""
         c, addr = MF.store_location(i, len(self.rams), ADDER)
-        return self.rams[c].read((c << self.window if self.window and len(self.rams) > 1 else 0) + addr, PB)
+        return self.rams[c].read((c << self.window if self.window else 0) + addr, PB)
 
     async def soft_reset(self):
         """After an error the engine drains both inputs: let the sources finish, then reset."""
