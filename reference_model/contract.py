@@ -215,12 +215,15 @@ MSM_SPILLED = 0x090
 MSM_SOURCE = 0x094
 MSM_STORED = 0x098
 MSM_CAPACITY = 0x09C
+MSM_BASE = 0x0A0
+MSM_BLOCK = 0x0A4
+MSM_STORED_BASE = 0x0A8
 MSM_MAX_ADDERS = 0x008
 MSM_INFO_WINDOWS = Field(0, 8)  # info[7:0]
 MSM_INFO_RETRY_DEPTH = Field(8, 8)  # info[15:8]
 MSM_INFO_ADDER_LATENCY = Field(16, 16)  # info[31:16]
 MSM_REGS = {
-    "control": (0x000, 1, "write: bit 0 start (taken when idle and no error), bit 1 soft reset (aborts a running job or load, clears the error flags, empties the input FIFOs), bit 2 load (taken when idle and no error: the next COUNT points of the point stream go into the point store as points 0..COUNT-1; no scalars, no buckets).  read: the MsmStatus bits"),
+    "control": (0x000, 1, "write: bit 0 start (taken when idle and no error), bit 1 soft reset (aborts a running job or load, clears the error flags, empties the input FIFOs), bit 2 load (taken when idle and no error: the next COUNT points of the point stream go into the point store as the set at BASE, store points BASE·BLOCK .. BASE·BLOCK+COUNT-1; no scalars, no buckets).  read: the MsmStatus bits"),
     "error": (0x004, 1, "the MsmErrors bits, sticky until soft reset; any but REFUSED aborts the job or load and from then on both input streams are drained (tready = 1, data discarded) until soft reset"),
     "count": (0x008, 1, "points (= scalars) of the next job; written while idle"),
     "timeout": (0x00C, 1, "watchdog cycles (reset 2^24)"),
@@ -239,9 +242,12 @@ MSM_REGS = {
     "partials": (0x04C, 1, "partial bucket records that follow the buckets in the read-out (A x partial buckets per adder)"),
     "adder_busy": (0x050, 2, "BUSY of adder a at 0x50 + 8a (a < A, 8 at most): cycles adder a took an addition"),
     "spilled": (0x090, 1, "additions into partial buckets (a hot bucket's additions spread while it was busy)"),
-    "source": (0x094, 1, "bit 0 resident: a job reads points 0..COUNT-1 of the last load from the point store instead of the point stream (only its scalars stream in).  Written while idle; 0 after reset"),
-    "stored": (0x098, 1, "points in the point store: COUNT of the last load that completed (every write acknowledged); 0 while a load runs and after one failed"),
-    "capacity": (0x09C, 1, "points the point store holds (0: this configuration has no point store)"),
+    "source": (0x094, 1, "bit 0 resident: a job reads its points from the point store instead of the point stream, the first COUNT points of the set at BASE (store points BASE·BLOCK .. BASE·BLOCK+COUNT-1; only its scalars stream in).  Written while idle; 0 after reset"),
+    "stored": (0x098, 1, "COUNT of the last load that completed (every write acknowledged), the set at STORED_BASE; 0 while a load runs and after one failed.  Other sets the store holds are the host's to track"),
+    "capacity": (0x09C, 1, "points the point store holds, all blocks: a whole number of BLOCKs (0: this configuration has no point store)"),
+    "base": (0x0A0, 1, "the block of the point store the next load writes or resident job reads: a load writes its COUNT points as store points BASE·BLOCK .., a resident job reads store points BASE·BLOCK .. BASE·BLOCK+COUNT-1 (block b is page b of every channel).  Written while idle; 0 after reset"),
+    "block": (0x0A4, 1, "points of a point-store block, BASE's unit: channels x point records per 4 KiB page (0: this configuration has no point store)"),
+    "stored_base": (0x0A8, 1, "BASE of the last load taken: STORED counts its points; 0 after reset"),
 }
 MSM_CODES = {
     "max_adders": (0x008, "adders with a BUSY register (ADDER_BUSY + 8a, a < MAX_ADDERS)"),
@@ -278,7 +284,7 @@ MSM_ERROR_CODES = {
     "points_long": (0x010, "point stream: no TLAST on the last point"),
     "padding": (0x020, "a point record with bits set above 3n (past QT)"),
     "timeout": (0x040, "watchdog: points still due and no input for TIMEOUT cycles (a stream stopped)"),
-    "refused": (0x080, "a start or load refused (ignored; does not abort): busy, an error pending, a load of 0 or more than CAPACITY points, a resident start with more points than STORED"),
+    "refused": (0x080, "a start or load refused (ignored; does not abort): busy, an error pending, a load of 0 points, a load or resident start with BASE·BLOCK + COUNT > CAPACITY, a resident start at BASE = STORED_BASE with more points than STORED"),
     "memory": (0x100, "the point store's memory answered with an error response (SLVERR or DECERR)"),
     "stray_points": (0x200, "a point beat arrived during a resident job (its points come from the point store)"),
 }

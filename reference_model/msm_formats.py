@@ -143,12 +143,17 @@ def store_points_per_page(adder=DEFAULT_ADDER) -> int:
     return STORE_PAGE_BYTES // records_of(adder).point_bytes
 
 
-def store_location(i: int, channels: int, adder=DEFAULT_ADDER) -> tuple[int, int]:
-    """(channel, byte address) of point i in the point store: channel i mod channels, as that channel's point
-    j = i // channels, q = store_points_per_page records to a 4 KiB page (the rest of the page unused), so no
-    burst crosses a page."""
+def store_block(channels: int, adder=DEFAULT_ADDER) -> int:
+    """points of a block of the point store (the unit of BASE): page b of every channel, channels x q records"""
+    return channels * store_points_per_page(adder)
+
+
+def store_location(i: int, channels: int, adder=DEFAULT_ADDER, base: int = 0) -> tuple[int, int]:
+    """(channel, byte address in the channel's own memory) of point i of the set at block `base` (BASE): store point
+    base * store_block + i, in channel i mod channels as that channel's point j = i // channels from page `base` on,
+    q = store_points_per_page records to a 4 KiB page (the rest of the page unused), so no burst crosses a page."""
     j, q, size = i // channels, store_points_per_page(adder), records_of(adder).point_bytes
-    return i % channels, (j // q) * STORE_PAGE_BYTES + (j % q) * size
+    return i % channels, (base + j // q) * STORE_PAGE_BYTES + (j % q) * size
 
 
 # ---- bucket records ------------------------------------------------------------------------------------

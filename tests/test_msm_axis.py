@@ -90,6 +90,16 @@ def test_msm_axis_resident_bad_input(top):
     simrun.run(top, "zkspinal.tb.msm_axis_tb", "verilator", testcase="msm_resident_bad_input")
 
 
+@STORES
+def test_msm_axis_resident_bases(tmp_path, top):
+    """Point sets side by side (BASE, BLOCK): two sets at two bases, resident jobs on each in both orders, loads and
+    resident starts past CAPACITY refused."""
+    results = tmp_path / "results.jsonl"
+    simrun.run(top, "zkspinal.tb.msm_axis_tb", "verilator", testcase="msm_resident_bases",
+               extra_env={"ZK_MSM_RESULTS": str(results)})
+    check_with_arkworks(results, tmp_path, top)
+
+
 @pytest.mark.long
 @TOPS
 def test_msm_axis_jobs_long(top):

@@ -226,7 +226,7 @@ static inline void zk_poseidon_frame_out_user_error_get(const uint8_t *rec, uint
 }
 
 /* MsmAxis registers (AXI4-Lite, 32-bit, byte offsets; a 64-bit counter: low word, high word at + 4) (hw/src/zkspinal/msm/MsmAxis.scala) */
-#define ZK_MSM_CONTROL 0x000u /* write: bit 0 start (taken when idle and no error), bit 1 soft reset (aborts a running job or load, clears the error flags, empties the input FIFOs), bit 2 load (taken when idle and no error: the next COUNT points of the point stream go into the point store as points 0..COUNT-1; no scalars, no buckets).  read: the MsmStatus bits */
+#define ZK_MSM_CONTROL 0x000u /* write: bit 0 start (taken when idle and no error), bit 1 soft reset (aborts a running job or load, clears the error flags, empties the input FIFOs), bit 2 load (taken when idle and no error: the next COUNT points of the point stream go into the point store as the set at BASE, store points BASE·BLOCK .. BASE·BLOCK+COUNT-1; no scalars, no buckets).  read: the MsmStatus bits */
 #define ZK_MSM_ERROR 0x004u /* the MsmErrors bits, sticky until soft reset; any but REFUSED aborts the job or load and from then on both input streams are drained (tready = 1, data discarded) until soft reset */
 #define ZK_MSM_COUNT 0x008u /* points (= scalars) of the next job; written while idle */
 #define ZK_MSM_TIMEOUT 0x00Cu /* watchdog cycles (reset 2^24) */
@@ -245,9 +245,12 @@ static inline void zk_poseidon_frame_out_user_error_get(const uint8_t *rec, uint
 #define ZK_MSM_PARTIALS 0x04Cu /* partial bucket records that follow the buckets in the read-out (A x partial buckets per adder) */
 #define ZK_MSM_ADDER_BUSY 0x050u /* BUSY of adder a at 0x50 + 8a (a < A, 8 at most): cycles adder a took an addition */
 #define ZK_MSM_SPILLED 0x090u /* additions into partial buckets (a hot bucket's additions spread while it was busy) */
-#define ZK_MSM_SOURCE 0x094u /* bit 0 resident: a job reads points 0..COUNT-1 of the last load from the point store instead of the point stream (only its scalars stream in).  Written while idle; 0 after reset */
-#define ZK_MSM_STORED 0x098u /* points in the point store: COUNT of the last load that completed (every write acknowledged); 0 while a load runs and after one failed */
-#define ZK_MSM_CAPACITY 0x09Cu /* points the point store holds (0: this configuration has no point store) */
+#define ZK_MSM_SOURCE 0x094u /* bit 0 resident: a job reads its points from the point store instead of the point stream, the first COUNT points of the set at BASE (store points BASE·BLOCK .. BASE·BLOCK+COUNT-1; only its scalars stream in).  Written while idle; 0 after reset */
+#define ZK_MSM_STORED 0x098u /* COUNT of the last load that completed (every write acknowledged), the set at STORED_BASE; 0 while a load runs and after one failed.  Other sets the store holds are the host's to track */
+#define ZK_MSM_CAPACITY 0x09Cu /* points the point store holds, all blocks: a whole number of BLOCKs (0: this configuration has no point store) */
+#define ZK_MSM_BASE 0x0A0u /* the block of the point store the next load writes or resident job reads: a load writes its COUNT points as store points BASE·BLOCK .., a resident job reads store points BASE·BLOCK .. BASE·BLOCK+COUNT-1 (block b is page b of every channel).  Written while idle; 0 after reset */
+#define ZK_MSM_BLOCK 0x0A4u /* points of a point-store block, BASE's unit: channels x point records per 4 KiB page (0: this configuration has no point store) */
+#define ZK_MSM_STORED_BASE 0x0A8u /* BASE of the last load taken: STORED counts its points; 0 after reset */
 #define ZK_MSM_MAX_ADDERS 0x008u /* adders with a BUSY register (ADDER_BUSY + 8a, a < MAX_ADDERS) */
 #define ZK_MSM_INFO_WINDOWS_LSB 0u /* info[7:0]: windows of the layout */
 #define ZK_MSM_INFO_WINDOWS_WIDTH 8u
@@ -259,7 +262,7 @@ static inline uint64_t zk_msm_info_retry_depth(uint64_t v) { return (v >> 8) & 0
 #define ZK_MSM_INFO_ADDER_LATENCY_WIDTH 16u
 static inline uint64_t zk_msm_info_adder_latency(uint64_t v) { return (v >> 16) & 0xFFFFu; }
 static const zk_reg_desc ZK_MSM_REGS[] = {
-    {"control", 0x000u, 1, 0, 1, "write: bit 0 start (taken when idle and no error), bit 1 soft reset (aborts a running job or load, clears the error flags, empties the input FIFOs), bit 2 load (taken when idle and no error: the next COUNT points of the point stream go into the point store as points 0..COUNT-1; no scalars, no buckets).  read: the MsmStatus bits"},
+    {"control", 0x000u, 1, 0, 1, "write: bit 0 start (taken when idle and no error), bit 1 soft reset (aborts a running job or load, clears the error flags, empties the input FIFOs), bit 2 load (taken when idle and no error: the next COUNT points of the point stream go into the point store as the set at BASE, store points BASE·BLOCK .. BASE·BLOCK+COUNT-1; no scalars, no buckets).  read: the MsmStatus bits"},
     {"error", 0x004u, 1, 0, 1, "the MsmErrors bits, sticky until soft reset; any but REFUSED aborts the job or load and from then on both input streams are drained (tready = 1, data discarded) until soft reset"},
     {"count", 0x008u, 1, 1, 1, "points (= scalars) of the next job; written while idle"},
     {"timeout", 0x00Cu, 1, 1, 1, "watchdog cycles (reset 2^24)"},
@@ -278,9 +281,12 @@ static const zk_reg_desc ZK_MSM_REGS[] = {
     {"partials", 0x04Cu, 1, 1, 1, "partial bucket records that follow the buckets in the read-out (A x partial buckets per adder)"},
     {"adder_busy", 0x050u, 2, 1, 0, "BUSY of adder a at 0x50 + 8a (a < A, 8 at most): cycles adder a took an addition"},
     {"spilled", 0x090u, 1, 1, 1, "additions into partial buckets (a hot bucket's additions spread while it was busy)"},
-    {"source", 0x094u, 1, 0, 1, "bit 0 resident: a job reads points 0..COUNT-1 of the last load from the point store instead of the point stream (only its scalars stream in).  Written while idle; 0 after reset"},
-    {"stored", 0x098u, 1, 1, 1, "points in the point store: COUNT of the last load that completed (every write acknowledged); 0 while a load runs and after one failed"},
-    {"capacity", 0x09Cu, 1, 1, 1, "points the point store holds (0: this configuration has no point store)"},
+    {"source", 0x094u, 1, 0, 1, "bit 0 resident: a job reads its points from the point store instead of the point stream, the first COUNT points of the set at BASE (store points BASE·BLOCK .. BASE·BLOCK+COUNT-1; only its scalars stream in).  Written while idle; 0 after reset"},
+    {"stored", 0x098u, 1, 1, 1, "COUNT of the last load that completed (every write acknowledged), the set at STORED_BASE; 0 while a load runs and after one failed.  Other sets the store holds are the host's to track"},
+    {"capacity", 0x09Cu, 1, 1, 1, "points the point store holds, all blocks: a whole number of BLOCKs (0: this configuration has no point store)"},
+    {"base", 0x0A0u, 1, 1, 1, "the block of the point store the next load writes or resident job reads: a load writes its COUNT points as store points BASE·BLOCK .., a resident job reads store points BASE·BLOCK .. BASE·BLOCK+COUNT-1 (block b is page b of every channel).  Written while idle; 0 after reset"},
+    {"block", 0x0A4u, 1, 1, 1, "points of a point-store block, BASE's unit: channels x point records per 4 KiB page (0: this configuration has no point store)"},
+    {"stored_base", 0x0A8u, 1, 1, 1, "BASE of the last load taken: STORED counts its points; 0 after reset"},
     {0, 0, 0, 0, 0, 0}};
 static const zk_code_desc ZK_MSM_CODES[] = {
     {"max_adders", 0x008u, "adders with a BUSY register (ADDER_BUSY + 8a, a < MAX_ADDERS)"},
@@ -306,7 +312,7 @@ static const zk_code_desc ZK_MSM_STATUS_CODES[] = {
 #define ZK_MSM_ERROR_POINTS_LONG 0x010u /* point stream: no TLAST on the last point */
 #define ZK_MSM_ERROR_PADDING 0x020u /* a point record with bits set above 3n (past QT) */
 #define ZK_MSM_ERROR_TIMEOUT 0x040u /* watchdog: points still due and no input for TIMEOUT cycles (a stream stopped) */
-#define ZK_MSM_ERROR_REFUSED 0x080u /* a start or load refused (ignored; does not abort): busy, an error pending, a load of 0 or more than CAPACITY points, a resident start with more points than STORED */
+#define ZK_MSM_ERROR_REFUSED 0x080u /* a start or load refused (ignored; does not abort): busy, an error pending, a load of 0 points, a load or resident start with BASE·BLOCK + COUNT > CAPACITY, a resident start at BASE = STORED_BASE with more points than STORED */
 #define ZK_MSM_ERROR_MEMORY 0x100u /* the point store's memory answered with an error response (SLVERR or DECERR) */
 #define ZK_MSM_ERROR_STRAY_POINTS 0x200u /* a point beat arrived during a resident job (its points come from the point store) */
 static const zk_code_desc ZK_MSM_ERROR_CODES[] = {
@@ -317,7 +323,7 @@ static const zk_code_desc ZK_MSM_ERROR_CODES[] = {
     {"points_long", 0x010u, "point stream: no TLAST on the last point"},
     {"padding", 0x020u, "a point record with bits set above 3n (past QT)"},
     {"timeout", 0x040u, "watchdog: points still due and no input for TIMEOUT cycles (a stream stopped)"},
-    {"refused", 0x080u, "a start or load refused (ignored; does not abort): busy, an error pending, a load of 0 or more than CAPACITY points, a resident start with more points than STORED"},
+    {"refused", 0x080u, "a start or load refused (ignored; does not abort): busy, an error pending, a load of 0 points, a load or resident start with BASE·BLOCK + COUNT > CAPACITY, a resident start at BASE = STORED_BASE with more points than STORED"},
     {"memory", 0x100u, "the point store's memory answered with an error response (SLVERR or DECERR)"},
     {"stray_points", 0x200u, "a point beat arrived during a resident job (its points come from the point store)"},
     {0, 0, 0}};

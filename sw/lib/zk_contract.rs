@@ -256,7 +256,7 @@ pub const POSEIDON_FRAME_IN_USER_ARITY: RecordField = RecordField { lsb_k: 0, ls
 pub const POSEIDON_FRAME_OUT_USER_ERROR: RecordField = RecordField { lsb_k: 0, lsb_c: 0, width_k: 0, width_c: 3 };
 
 // MsmAxis registers (AXI4-Lite, 32-bit, byte offsets; a 64-bit counter: low word, high word at + 4) (hw/src/zkspinal/msm/MsmAxis.scala)
-/// write: bit 0 start (taken when idle and no error), bit 1 soft reset (aborts a running job or load, clears the error flags, empties the input FIFOs), bit 2 load (taken when idle and no error: the next COUNT points of the point stream go into the point store as points 0..COUNT-1; no scalars, no buckets).  read: the MsmStatus bits
+/// write: bit 0 start (taken when idle and no error), bit 1 soft reset (aborts a running job or load, clears the error flags, empties the input FIFOs), bit 2 load (taken when idle and no error: the next COUNT points of the point stream go into the point store as the set at BASE, store points BASE·BLOCK .. BASE·BLOCK+COUNT-1; no scalars, no buckets).  read: the MsmStatus bits
 pub const MSM_CONTROL: u32 = 0x000;
 /// the MsmErrors bits, sticky until soft reset; any but REFUSED aborts the job or load and from then on both input streams are drained (tready = 1, data discarded) until soft reset
 pub const MSM_ERROR: u32 = 0x004;
@@ -294,12 +294,18 @@ pub const MSM_PARTIALS: u32 = 0x04C;
 pub const MSM_ADDER_BUSY: u32 = 0x050;
 /// additions into partial buckets (a hot bucket's additions spread while it was busy)
 pub const MSM_SPILLED: u32 = 0x090;
-/// bit 0 resident: a job reads points 0..COUNT-1 of the last load from the point store instead of the point stream (only its scalars stream in).  Written while idle; 0 after reset
+/// bit 0 resident: a job reads its points from the point store instead of the point stream, the first COUNT points of the set at BASE (store points BASE·BLOCK .. BASE·BLOCK+COUNT-1; only its scalars stream in).  Written while idle; 0 after reset
 pub const MSM_SOURCE: u32 = 0x094;
-/// points in the point store: COUNT of the last load that completed (every write acknowledged); 0 while a load runs and after one failed
+/// COUNT of the last load that completed (every write acknowledged), the set at STORED_BASE; 0 while a load runs and after one failed.  Other sets the store holds are the host's to track
 pub const MSM_STORED: u32 = 0x098;
-/// points the point store holds (0: this configuration has no point store)
+/// points the point store holds, all blocks: a whole number of BLOCKs (0: this configuration has no point store)
 pub const MSM_CAPACITY: u32 = 0x09C;
+/// the block of the point store the next load writes or resident job reads: a load writes its COUNT points as store points BASE·BLOCK .., a resident job reads store points BASE·BLOCK .. BASE·BLOCK+COUNT-1 (block b is page b of every channel).  Written while idle; 0 after reset
+pub const MSM_BASE: u32 = 0x0A0;
+/// points of a point-store block, BASE's unit: channels x point records per 4 KiB page (0: this configuration has no point store)
+pub const MSM_BLOCK: u32 = 0x0A4;
+/// BASE of the last load taken: STORED counts its points; 0 after reset
+pub const MSM_STORED_BASE: u32 = 0x0A8;
 /// adders with a BUSY register (ADDER_BUSY + 8a, a < MAX_ADDERS)
 pub const MSM_MAX_ADDERS: u32 = 0x008;
 /// info[7:0]: windows of the layout
@@ -334,7 +340,7 @@ pub const MSM_ERROR_POINTS_LONG: u32 = 0x010;
 pub const MSM_ERROR_PADDING: u32 = 0x020;
 /// watchdog: points still due and no input for TIMEOUT cycles (a stream stopped)
 pub const MSM_ERROR_TIMEOUT: u32 = 0x040;
-/// a start or load refused (ignored; does not abort): busy, an error pending, a load of 0 or more than CAPACITY points, a resident start with more points than STORED
+/// a start or load refused (ignored; does not abort): busy, an error pending, a load of 0 points, a load or resident start with BASE·BLOCK + COUNT > CAPACITY, a resident start at BASE = STORED_BASE with more points than STORED
 pub const MSM_ERROR_REFUSED: u32 = 0x080;
 /// the point store's memory answered with an error response (SLVERR or DECERR)
 pub const MSM_ERROR_MEMORY: u32 = 0x100;

@@ -101,6 +101,9 @@ namespace eval zk::contract {
     variable msm_source 0x094
     variable msm_stored 0x098
     variable msm_capacity 0x09C
+    variable msm_base 0x0A0
+    variable msm_block 0x0A4
+    variable msm_stored_base 0x0A8
     variable msm_max_adders 0x008
     variable msm_info_windows_lsb 0
     variable msm_info_windows_width 8

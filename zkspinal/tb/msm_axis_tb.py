@@ -58,6 +58,7 @@ STALLS, DEFERRED, STARVED, ERROR_INDEX, INFO, PHASE, CONSUMED, FRAMING = (
     C.MSM_FRAMING)
 ADDERS, PARTIALS, SPILLED = C.MSM_ADDERS, C.MSM_PARTIALS, C.MSM_SPILLED
 SOURCE, STORED, CAPACITY = C.MSM_SOURCE, C.MSM_STORED, C.MSM_CAPACITY
+BASE, BLOCK, STORED_BASE = C.MSM_BASE, C.MSM_BLOCK, C.MSM_STORED_BASE
 
 
 def adder_busy(a: int) -> int:
@@ -147,9 +148,12 @@ class MsmTb(Tb):
         return out
 
     async def load(self, records, count: int | None = None, point_bytes: bytes | None = None,
-                   expect_error: int = 0) -> dict:
-        """A load into the point store: COUNT, CONTROL = 4, the point stream; waits until idle (or the error)."""
+                   expect_error: int = 0, base: int | None = None) -> dict:
+        """A load into the point store: COUNT, CONTROL = 4, the point stream; waits until idle (or the error).
+        base: BASE written first (None: as it is)."""
         n = len(records) if count is None else count
+        if base is not None:
+            await self.wr(BASE, base)
         await self.wr(COUNT, n)
         await self.wr(CONTROL, 4)
         pb = pack_points(records) if point_bytes is None else point_bytes
@@ -166,20 +170,24 @@ class MsmTb(Tb):
         assert status == ST_IDLE | (status & ST_DONE), f"CONTROL {status:#x} after a load"
         assert await self.rd(ERROR) == 0
         assert await self.rd(STORED) == n
+        assert await self.rd(STORED_BASE) == await self.rd(BASE), "STORED_BASE after a load"
         return {}
 
-    async def run_resident(self, scalars, expect_error: int = 0) -> dict:
-        """A job on the stored points 0..len(scalars)-1: SOURCE = 1, COUNT, start, only the scalar stream."""
+    async def run_resident(self, scalars, expect_error: int = 0, base: int | None = None) -> dict:
+        """A job on points 0..len(scalars)-1 of the set at BASE: SOURCE = 1, COUNT, start, only the scalar stream.
+        base: BASE written first (None: as it is)."""
+        if base is not None:
+            await self.wr(BASE, base)
         await self.wr(SOURCE, 1)
         try:
             return await self.run(scalars, [], point_bytes=b"", expect_error=expect_error)
         finally:
             await self.wr(SOURCE, 0)
 
-    def stored_record(self, i: int) -> bytes:
-        """Point i's record as the store holds them (msm_formats.store_location), at its channel's window in a
-        shared address space"""
-        c, addr = MF.store_location(i, len(self.rams), ADDER)
+    def stored_record(self, i: int, base: int = 0) -> bytes:
+        """Point i's record of the set at block `base` as the store holds it (msm_formats.store_location), at its
+        channel's window in a shared address space"""
+        c, addr = MF.store_location(i, len(self.rams), ADDER, base)
         return self.rams[c].read((c << self.window if self.window else 0) + addr, PB)
 
     async def soft_reset(self):
@@ -231,9 +239,10 @@ def point_set(kind: str, n: int, seed: int):
 
 
 async def check_job(tb: MsmTb, name: str, n: int, r: random.Random, post: bool = False, loaded=None,
-                    points=None) -> dict:
+                    points=None, base: int | None = None) -> dict:
     """One job of scalar set `name` on n points, checked against the model; loaded = (points, records) in the point
-    store: a resident job on the first n of them; points = (points, records) to stream instead of random ones."""
+    store: a resident job on the first n of them (the set at block `base`: BASE written first unless None);
+    points = (points, records) to stream instead of random ones."""
     if points is not None:
         pts, records = points
         scalars = scalar_set(name, tb.layout, n, r)
@@ -245,7 +254,7 @@ async def check_job(tb: MsmTb, name: str, n: int, r: random.Random, post: bool =
     else:
         pts, records = loaded[0][:n], loaded[1][:n]
         scalars = scalar_set(name, tb.layout, n, r)
-        res = await tb.run_resident(scalars)
+        res = await tb.run_resident(scalars, base=base)
     want = model_buckets(tb.layout, records, scalars)
     for j, (got_w, want_w) in enumerate(zip(res["buckets"], want)):
         for k, (g, w) in enumerate(zip(got_w, want_w), start=1):
@@ -468,6 +477,67 @@ async def resident_bad_inputs(tb: MsmTb, r: random.Random):
     assert same_buckets(res["buckets"], want), "resident job after a soft reset mid-load"
 
 
+async def refused(tb: MsmTb, control: int, what: str):
+    """CONTROL = control (1 start, 4 load) is refused: REFUSED alone, nothing runs"""
+    await tb.wr(CONTROL, control)
+    err, status = await tb.rd(ERROR), await tb.rd(CONTROL)
+    assert err == E_REFUSED and status & ST_IDLE and not status & ST_BUSY, f"{what}: ERROR {err:#x}, CONTROL {status:#x}"
+
+
+async def resident_base_sets(tb: MsmTb, r: random.Random):
+    """Several point sets side by side (BASE, in BLOCKs of channels x q points): two sets at two bases, resident jobs
+    on each in both orders (at the last load's base and at another), the first set intact after the second load; a
+    load or a resident start past CAPACITY refused, nothing written, no hang."""
+    store = tb.info["point_store"]
+    block = store["channels"] * store["points_per_page"]
+    assert await tb.rd(BLOCK) == block == MF.store_block(store["channels"], ADDER), "BLOCK"
+    cap = await tb.rd(CAPACITY)
+    assert cap == store["capacity"] and cap % block == 0, f"CAPACITY {cap}: whole blocks of {block}"
+    blocks = cap // block
+    assert await tb.rd(BASE) == 0 and await tb.rd(STORED_BASE) == 0
+    # set A: more than a block on BLS12-377 (42 points a block on two channels; 64 on BN254) at block 1; set B at
+    # the last block (the top pages of every channel, below the windows' bits of a shared space)
+    a_base, b_base = 1, blocks - 1
+    a, b = points_for(48, r.getrandbits(16)), points_for(20, r.getrandbits(16))
+    await tb.load(a[1], base=a_base)
+    await tb.load(b[1], base=b_base)
+    assert (await tb.rd(STORED), await tb.rd(STORED_BASE)) == (len(b[1]), b_base)
+    for (pts, recs), base in ((a, a_base), (b, b_base)):
+        for i in range(len(recs)):
+            assert tb.stored_record(i, base) == pack_points([recs[i]]), f"point {i} of the set at block {base}"
+    await check_job(tb, "random", len(b[1]), r, post=True, loaded=b, base=b_base)    # at the last load's base
+    await check_job(tb, "random", len(a[1]), r, post=True, loaded=a, base=a_base)    # at another base
+    await check_job(tb, "random", len(b[1]), r, loaded=b, base=b_base)              # and back
+    await check_job(tb, "random", 5, r, loaded=a, base=a_base)                      # a prefix of A
+    # refused, nothing written: a load past the last block, past the store, at a BASE whose BASE·BLOCK is 0 mod 2^32
+    # (the product is wider than 32 bits)
+    wraps = 1 << (32 - ((block & -block).bit_length() - 1))
+    for base, count in ((b_base, block + 1), (blocks, 1), (wraps, 1), (0xFFFFFFFF, 1)):
+        await tb.wr(BASE, base)
+        assert await tb.rd(BASE) == base
+        await tb.wr(COUNT, count)
+        await refused(tb, 4, f"a load of {count} at block {base}")
+        assert (await tb.rd(STORED), await tb.rd(STORED_BASE)) == (len(b[1]), b_base), "STORED after a refused load"
+    # a resident start past the store (at a base other than the last load's: only CAPACITY bounds it), and at the
+    # last load's base past STORED
+    await tb.wr(SOURCE, 1)
+    for base, count in ((b_base - 1, 2 * block + 1), (a_base, cap - block + 1), (blocks + 1, 0), (wraps, 1),
+                        (b_base, len(b[1]) + 1)):
+        await tb.wr(BASE, base)
+        await tb.wr(COUNT, count)
+        await refused(tb, 1, f"a resident start of {count} at block {base}")
+    await tb.wr(SOURCE, 0)
+    for (pts, recs), base in ((a, a_base), (b, b_base)):
+        for i in range(len(recs)):
+            assert tb.stored_record(i, base) == pack_points([recs[i]]), f"point {i} at block {base} after refusals"
+    # the store serves on: a job on A, a load of a set's maximum at the last block, BASE back to 0
+    await check_job(tb, "random", len(a[1]), r, loaded=a, base=a_base)
+    full = points_for(block, r.getrandbits(16))
+    await tb.load(full[1], base=b_base)
+    assert tb.stored_record(block - 1, b_base) == pack_points([full[1][-1]]), "the store's last point"
+    await tb.wr(BASE, 0)
+
+
 # ---- tests ------------------------------------------------------------------------------------------------------
 def env_cases() -> list[str]:
     return os.environ.get("ZK_CASES", "random,equal,zero,max,alternating,hammer,sparse,half_ones,below16").split(",")
@@ -527,6 +597,14 @@ async def msm_resident_bad_input(dut):
     tb = MsmTb(dut, float(os.environ.get("ZK_THROTTLE", "0.3")))
     await tb.start()
     await resident_bad_inputs(tb, random.Random(cocotb.RANDOM_SEED ^ 0xC3))
+
+
+@cocotb.test(skip=not has_store())
+async def msm_resident_bases(dut):
+    """Point sets side by side at two BASEs: jobs on each in both orders, refused loads and starts past CAPACITY."""
+    tb = MsmTb(dut, float(os.environ.get("ZK_THROTTLE", "0.3")))
+    await tb.start()
+    await resident_base_sets(tb, random.Random(cocotb.RANDOM_SEED ^ 0x69))
 
 
 @cocotb.test(skip=os.environ.get("ZK_MSM_IN") is None)

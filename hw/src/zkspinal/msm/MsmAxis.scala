@@ -19,8 +19,8 @@ object MsmAxisRegs extends Contract("msm", "MsmAxis registers (AXI4-Lite, 32-bit
     "low word, high word at + 4)", "hw/src/zkspinal/msm/MsmAxis.scala") {
   val control = reg("control", 0x00, "write: bit 0 start (taken when idle and no error), bit 1 soft reset (aborts " +
     "a running job or load, clears the error flags, empties the input FIFOs), bit 2 load (taken when idle and no " +
-    "error: the next COUNT points of the point stream go into the point store as points 0..COUNT-1; no scalars, " +
-    "no buckets).  read: the MsmStatus bits")
+    "error: the next COUNT points of the point stream go into the point store as the set at BASE, store points " +
+    "BASE·BLOCK .. BASE·BLOCK+COUNT-1; no scalars, no buckets).  read: the MsmStatus bits")
   val error = reg("error", 0x04, "the MsmErrors bits, sticky until soft reset; any but REFUSED aborts the job or " +
     "load and from then on both input streams are drained (tready = 1, data discarded) until soft reset")
   val count = reg("count", 0x08, "points (= scalars) of the next job; written while idle", show = Show.Dec)
@@ -56,11 +56,20 @@ object MsmAxisRegs extends Contract("msm", "MsmAxis registers (AXI4-Lite, 32-bit
   val spilled = reg("spilled", 0x90, "additions into partial buckets (a hot bucket's additions spread while it was " +
     "busy)", show = Show.Dec)
   require(adderBusy(maxAdders) <= spilled)
-  val pointSource = reg("source", 0x94, "bit 0 resident: a job reads points 0..COUNT-1 of the last load from the point " +
-    "store instead of the point stream (only its scalars stream in).  Written while idle; 0 after reset")
-  val stored = reg("stored", 0x98, "points in the point store: COUNT of the last load that completed (every write " +
-    "acknowledged); 0 while a load runs and after one failed", show = Show.Dec)
-  val capacity = reg("capacity", 0x9C, "points the point store holds (0: this configuration has no point store)",
+  val pointSource = reg("source", 0x94, "bit 0 resident: a job reads its points from the point store instead of the " +
+    "point stream, the first COUNT points of the set at BASE (store points BASE·BLOCK .. BASE·BLOCK+COUNT-1; only " +
+    "its scalars stream in).  Written while idle; 0 after reset")
+  val stored = reg("stored", 0x98, "COUNT of the last load that completed (every write acknowledged), the set at " +
+    "STORED_BASE; 0 while a load runs and after one failed.  Other sets the store holds are the host's to track",
+    show = Show.Dec)
+  val capacity = reg("capacity", 0x9C, "points the point store holds, all blocks: a whole number of BLOCKs (0: this " +
+    "configuration has no point store)", show = Show.Dec)
+  val storeBase = reg("base", 0xA0, "the block of the point store the next load writes or resident job reads: a load " +
+    "writes its COUNT points as store points BASE·BLOCK .., a resident job reads store points BASE·BLOCK .. " +
+    "BASE·BLOCK+COUNT-1 (block b is page b of every channel).  Written while idle; 0 after reset", show = Show.Dec)
+  val storeBlock = reg("block", 0xA4, "points of a point-store block, BASE's unit: channels x point records per 4 KiB " +
+    "page (0: this configuration has no point store)", show = Show.Dec)
+  val storedBase = reg("stored_base", 0xA8, "BASE of the last load taken: STORED counts its points; 0 after reset",
     show = Show.Dec)
 }
 
@@ -117,7 +126,8 @@ object MsmErrors extends Contract("msm_error", "MsmAxis ERROR bits", "hw/src/zks
   val padding = flag("padding", 5, "a point record with bits set above 3n (past QT)")
   val timeout = flag("timeout", 6, "watchdog: points still due and no input for TIMEOUT cycles (a stream stopped)")
   val refused = flag("refused", 7, "a start or load refused (ignored; does not abort): busy, an error pending, a " +
-    "load of 0 or more than CAPACITY points, a resident start with more points than STORED")
+    "load of 0 points, a load or resident start with BASE·BLOCK + COUNT > CAPACITY, a resident start at BASE = " +
+    "STORED_BASE with more points than STORED")
   val memory = flag("memory", 8, "the point store's memory answered with an error response (SLVERR or DECERR)")
   val strayPoints = flag("stray_points", 9, "a point beat arrived during a resident job (its points come from the " +
     "point store)")
@@ -160,6 +170,7 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
   val slicer: ScalarSlicer = axiDomain(new ScalarSlicer(cfg))
   val store: Option[PointStore] = cfg.pointStore.map(sc => axiDomain(new PointStore(sc, n)))
   private val capacityPoints: Long = cfg.pointStore.map(_.capacity(n)).getOrElse(0L)
+  private val blockPoints: Int = cfg.pointStore.map(_.block(n)).getOrElse(0)
 
   val logic = new ClockingArea(axiDomain) {
     val bus = AxiLite4SlaveFactory(s_axil)
@@ -181,6 +192,17 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
     val storedR = Reg(UInt(32 bits)) init (0)
     val source = Reg(UInt(1 bits)) init (0)
     val residentJob = RegInit(False) // the running job reads its points from the store (SOURCE at its start)
+    // ---- point sets side by side: BASE and the room it leaves.  BASE·BLOCK is a constant multiple of BASE, so the
+    // points from it to the end of the store, CAPACITY - BASE·BLOCK (negative past the end), are computed when BASE
+    // is written, as shift-adds of the written value (no multiplier, no product in the start path); a load or a
+    // resident start then compares COUNT with them, one comparator as with STORED
+    val baseR = Reg(UInt(32 bits)) init (0)
+    val storedBase = Reg(UInt(32 bits)) init (0) // BASE of the last load taken: STORED is its COUNT
+    val roomBits = 32 + log2Up(blockPoints + 1) + 1
+    val room = Reg(SInt(roomBits bits)) init (S(capacityPoints, roomBits bits))
+    def timesBlock(x: UInt): UInt = (0 until log2Up(blockPoints + 1)).filter(b => (blockPoints >> b & 1) == 1)
+      .map(b => (x << b).resize(roomBits)).foldLeft(U(0, roomBits bits))(_ + _)
+    val pastStore = room.msb || countR > room.asUInt(31 downto 0) // BASE·BLOCK + COUNT > CAPACITY
     val active = running || loading
     val softReset = Bool()
     softReset := False
@@ -255,6 +277,7 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
         when(split(1).fire && split(1).payload.msb && !fatal) { raise(E.padding) := True }
         jobPoints << StreamMux(U(residentJob), Seq(split(0), st.io.points.translateWith(False ## st.io.points.payload)))
         st.io.count := countR
+        st.io.base := baseR.resized // a page of every channel; an operation past the store is refused (room)
         st.io.load := False
         st.io.fetch := False
         when(st.io.memError && !fatal) { raise(E.memory) := True }
@@ -338,7 +361,8 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
       when(writeData(1)) {
         softReset := True
       } elsewhen (writeData(0)) {
-        when(active || fatal || (source(0) && countR > storedR)) {
+        // resident: within the store, and at the last load's base within what it stored (other bases: the host's)
+        when(active || fatal || (source(0) && (pastStore || baseR === storedBase && countR > storedR))) {
           raise(E.refused) := True
         } otherwise {
           start := True
@@ -348,11 +372,12 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
           errors(E.refused) := False
         }
       } elsewhen (writeData(2)) {
-        when(active || fatal || countR === 0 || countR > capacityPoints) {
+        when(active || fatal || countR === 0 || pastStore) {
           raise(E.refused) := True
         } otherwise {
           loading := True
           storedR := 0
+          storedBase := baseR
           store.foreach(_.io.load := True)
           pIdx := 0; beat := 0; idleInput := 0
           errors(E.refused) := False
@@ -376,6 +401,15 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
     param(pointSource, source)
     bus.read(storedR, stored)
     bus.read(U(capacityPoints, 32 bits), capacity)
+    bus.read(baseR, storeBase)
+    bus.onWrite(storeBase) {
+      when(!active) {
+        baseR := writeData.asUInt
+        room := S(capacityPoints, roomBits bits) - timesBlock(writeData.asUInt).asSInt
+      }
+    }
+    bus.read(U(blockPoints, 32 bits), storeBlock)
+    bus.read(storedBase, MsmAxisRegs.storedBase)
     val status = Bits(32 bits)
     status := 0
     status(MsmStatus.busy) := active

@@ -14,6 +14,11 @@ import spinal.lib.bus.amba4.axi._
   * one read burst of q·b beats and no burst crosses a 4 KiB boundary (AXI4).  Point j is at byte
   * (j / q) * 4096 + (j mod q) * 64b of its channel.
   *
+  * Several point sets side by side (a prover's bases: Groth16 keeps four): block b is page b of every channel,
+  * `block(n)` = channels · q points, and a set at block `base` (`io.base` of a load or a fetch) starts at page `base`
+  * of every channel, its point i in channel i mod `channels` as that channel's point base·q + i / channels.  The
+  * walkers start at page `base` instead of 0: no division, no multiplication.
+  *
   * @param channels    memory channels, each an AXI4 master with 512-bit data (a power of two)
   * @param addressBits byte address width of a channel's own memory
   * @param readBuffer  beats of read data buffered per channel; a read burst is issued only into free buffer space,
@@ -31,9 +36,12 @@ case class PointStoreConfig(channels: Int = 4, addressBits: Int = 34, readBuffer
   require(readBuffer >= 2 * pageBytes / beatBytes, s"the read buffer must hold two page bursts (${2 * pageBytes / beatBytes} beats)")
   sharedSpace.foreach(s => require(s.strideBits >= addressBits && s.strideBits <= 40,
     s"a channel's ${addressBits}-bit memory must fit its 2^${s.strideBits}-byte window of the shared space"))
-  /** points of n-bit field elements the store holds (all channels; at most 2^32 - 1, the count register's range) */
+  /** points of a block: page b of every channel (the unit of MsmAxis's BASE) */
+  def block(n: Int): Int = pointsPerPage(n) * channels
+  /** points of n-bit field elements the store holds (all channels): whole blocks, at most 2^32 - 1 (the count
+    * register's range; a store larger than that loses its last blocks, so CAPACITY stays a multiple of BLOCK) */
   def capacity(n: Int): Long =
-    ((BigInt(1) << (addressBits - 12)) * pointsPerPage(n) * channels).min(0xFFFFFFFFL).toLong
+    ((BigInt(1) << (addressBits - 12)) * block(n)).min(BigInt(0xFFFFFFFFL) / block(n) * block(n)).toLong
   /** the byte address width of a channel's AXI4 port: its own memory's, or the shared space's up to the last window */
   val portAddressBits: Int = sharedSpace.fold(addressBits)(_.strideBits + log2Up(channels))
   /** the constant bits above a channel's own address on its port (c for channel c in a shared space, else none) */
@@ -54,11 +62,13 @@ object PointStoreConfig {
   def pageBeats(n: Int): Int = pointsPerPage(n) * beatsPerPoint(n)
 }
 
-/** Writes points 0.. of a load into the channels and reads points 0..count-1 back in order (the layout of
-  * [[PointStoreConfig]]).  One operation at a time: `load` or `fetch` (a pulse with `count`) starts one, `abort` ends
-  * it.  AXI4 has no way to cancel a transaction: a write burst already begun is completed, and the responses of
-  * transactions in flight at an abort are counted and dropped as they arrive (one ID per channel, so they arrive
-  * first, in order), so a new operation may start at once. */
+/** Writes points 0.. of a load into the channels and reads points 0..count-1 back in order, both from block `base`
+  * on (the layout of [[PointStoreConfig]]).  One operation at a time: `load` or `fetch` (a pulse with `count` and
+  * `base`) starts one, `abort` ends it.  The caller keeps an operation inside the store (MsmAxis refuses
+  * base·block + count > capacity): a page index past a channel's memory would wrap.  AXI4 has no way to cancel a
+  * transaction: a write burst already begun is completed, and the responses of transactions in flight at an abort
+  * are counted and dropped as they arrive (one ID per channel, so they arrive first, in order), so a new operation
+  * may start at once. */
 class PointStore(sc: PointStoreConfig, n: Int) extends Component {
   import PointStoreConfig.{beatBytes, pageBytes}
   private val C = sc.channels
@@ -72,6 +82,9 @@ class PointStore(sc: PointStoreConfig, n: Int) extends Component {
     val load = in(Bool())
     val fetch = in(Bool())
     val count = in(UInt(32 bits))
+    /** the first page of every channel the operation writes or reads (the set's block), read with `load`/`fetch`: a
+      * page of the channel's own memory, below a shared space's window bits */
+    val base = in(UInt(sc.addressBits - 12 bits))
     val abort = in(Bool())
     /** a load's points, in index order */
     val store = slave(Stream(Bits(pointBits bits)))
@@ -92,7 +105,7 @@ class PointStore(sc: PointStoreConfig, n: Int) extends Component {
     val slot = Reg(UInt(log2Up(pointsPerPage) bits)) init (0)
     val offset = Reg(UInt(12 bits)) init (0)
     def address: UInt = (page ## offset).asUInt
-    def reset(): Unit = { page := 0; slot := 0; offset := 0 }
+    def reset(first: UInt): Unit = { page := first; slot := 0; offset := 0 }
     def next(): Unit = when(slot === pointsPerPage - 1) {
       slot := 0; offset := 0; page := page + 1
     } otherwise {
@@ -134,7 +147,7 @@ class PointStore(sc: PointStoreConfig, n: Int) extends Component {
       addr := walker.address
       walker.next()
     }
-    when(io.load) { walker.reset() }
+    when(io.load) { walker.reset(io.base) }
     m.aw.valid := holding && !awDone
     m.aw.addr := onPort(addr)
     m.aw.id := 0
@@ -211,7 +224,7 @@ class PointStore(sc: PointStoreConfig, n: Int) extends Component {
     when(start) {
       slack := U(sc.readBuffer - pageBeats, slackWidth bits)
       rDrop := rOpenNext
-      page := 0
+      page := io.base
       // channel c holds points c, c + C, ...: ceil((count - c) / C) of them, 0 when count <= c (one adder)
       left := Mux(io.fetch, ((io.count +^ (C - 1 - c)) >> log2Up(C)).resize(32), U(0, 32 bits))
     }
