@@ -31,6 +31,9 @@ usage: ./run.sh [command] [options]
   msm --input FILE [--engine model|rtl] [--curve bls12_377|bn254|bls12_381] [--windows SPEC] [--config vu9p_model|...]
                     an MSM by the golden model, or by zk-msm through the XDMA emulator and the MsmAxis RTL
   msm-model ARGS    the MSM model CLI (gen, run, streams, post)
+  prove [--curve bls12_377|bn254|bls12_381] [--hashes N] [--seed S] [--config NAME]
+                    a Groth16 proof (MiMC chain of N hashes) with its G1 MSMs through sw/msm-fpga on an emulated
+                    MSM card, against ark-groth16's own proof and verifier
   keccak-speed --rounds R --elements N --freq F --runs M [--engine cpu|rtl] [--units U]
                     the SNAP test_speed checksum on the CPU program or the KeccakSpeed RTL
   vivado BOARD [--core TOP] [--core-mhz MHZ] ...   bitstream for c1100 or vu9p (needs Vivado on PATH)
@@ -177,6 +180,34 @@ hash_rtl() {
   "$VENV/bin/python" -m zkemu with "$top" -- sw/build/zk-poseidon -d @DEV -t 600000 "${args[@]}"
 }
 
+# ./run.sh prove: a Groth16 proof whose G1 MSMs run on an emulated MSM card (sw/msm-fpga's examples/prove.rs): the
+# MiMC hash-chain circuit of --hashes N (644 constraints each), the proving key's G1 queries resident in the card
+# (MsmAxis_<config>: by default the curve's prover twin), the proof compared byte for byte with ark-groth16's for the
+# same randomness and checked by its verifier; prints the proof and where the time went.
+prove_rtl() {
+  STEP="prove"
+  local config="" curve=bls12_377 hashes=1 seed=1
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --config|--curve|--hashes|--seed) [ $# -ge 2 ] || die "$1 needs a value"
+        case "$1" in --config) config="$2" ;; --curve) curve="$2" ;; --hashes) hashes="$2" ;; --seed) seed="$2" ;; esac
+        shift 2 ;;
+      -h|--help) echo "usage: ./run.sh prove [--curve bls12_377|bn254|bls12_381] [--hashes N] [--seed S] [--config NAME]"; return 0 ;;
+      *) die "prove: unknown option $1" ;;
+    esac
+  done
+  [ -n "$config" ] || { [ "$curve" = bls12_377 ] && config=prover_model || config="${curve}_prover_model"; }
+  local top="MsmAxis_$config"
+  need_top "$top"
+  locked_make sw >&2 || die "make -C sw failed"
+  "$VENV/bin/python" -c "from zkspinal import refs; from zkspinal.paths import ROOT, BUILD; refs.cargo_build(ROOT / 'sw' / 'msm-fpga', BUILD / 'cargo-msm-fpga', '--examples')" >&2 \
+    || die "building sw/msm-fpga failed"
+  local windows
+  windows=$("$VENV/bin/python" -c "from zkspinal.paths import top_info; print(','.join(map(str, top_info('$top')['windows'])))") \
+    || die "no manifest entry for $top"
+  "$VENV/bin/python" -m zkemu with "$top" -- build/cargo-msm-fpga/release/examples/prove "$curve" @DEV "$hashes" "$seed" "$windows"
+}
+
 cmd="${1:-demo}"; [ $# -gt 0 ] && shift
 case "$cmd" in
   help|-h|--help) usage ;;
@@ -199,6 +230,7 @@ case "$cmd" in
     esac ;;
   msm-model) setup >/dev/null; activate; STEP="msm model"; host_msm; exec "$VENV/bin/python" -m reference_model.msm "$@" ;;
   hash) setup >/dev/null; activate; hash_rtl "$@" ;;
+  prove) setup >/dev/null; activate; prove_rtl "$@" ;;
   keccak-speed) setup >/dev/null; activate; exec "$VENV/bin/python" -m zkspinal.tools.keccak_speed "$@" ;;
   vivado) setup; activate; emit
     BOARD="${1:-}"; [ -n "$BOARD" ] || die "usage: ./run.sh vivado c1100|vu9p [--core TOP] [--core-mhz MHZ] [--fifo-depth N] [--jobs N] [--flash-mb MB]"

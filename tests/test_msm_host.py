@@ -33,6 +33,23 @@ def test_cargo_unit_tests():
     assert "test result: ok" in r.stdout and " 0 failed" in r.stdout, r.stdout
 
 
+def test_board_windows_are_the_generators():
+    """the host library's default layout per curve (Curve::board_windows: zk-msm's and sw/msm-fpga's default) is the
+    one the generator gives the curve's board tops (the manifest's windows)"""
+    from zkspinal.paths import top_info
+    import ctypes
+    lib = ctypes.CDLL(str(host_library()))
+    lib.zkmsm_curve_board_windows.restype = ctypes.c_char_p
+    tops = {0: ["MsmAxis_vu9p"], 1: ["MsmAxis_bn254_vu9p", "MsmAxis_bn254_c1100"], 2: ["MsmAxis_bls12_381_vu9p"]}
+    for code, names in tops.items():
+        spec = lib.zkmsm_curve_board_windows(code).decode()
+        widths = [int(w) for part in spec.split(",") for w in
+                  ([part.split("x")[0]] * int(part.split("x")[1]) if "x" in part else [part])]
+        for t in names:
+            assert top_info(t)["windows"] == widths, (t, spec)
+    assert lib.zkmsm_curve_board_windows(9) is None
+
+
 def run(host, *args, ok=True):
     out = subprocess.run([str(host), *map(str, args)], capture_output=True, text=True)
     if ok and out.returncode:

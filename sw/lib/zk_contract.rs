@@ -127,6 +127,14 @@ impl RecordField {
     }
 }
 
+/// a named constant of a block (an error bit's mask, a status code, a key), as the C tables list them
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Code {
+    pub name: &'static str,
+    pub value: u32,
+    pub doc: &'static str,
+}
+
 // the XDMA user BAR: byte offsets of each block's window (hw/src/zkspinal/contract/CoreIdentity.scala)
 /// the core's AXI4-Lite registers (64 KiB window)
 pub const USER_BAR_CORE: u32 = 0x000;
@@ -136,6 +144,13 @@ pub const USER_BAR_SYSTEM: u32 = 0x10000;
 pub const USER_BAR_FLASH: u32 = 0x20000;
 /// the part of the BAR the host maps
 pub const USER_BAR_MAP_BYTES: u32 = 0x30000;
+/// the block's named constants (the C header's ZK_USER_BAR_CODES)
+pub const USER_BAR_CODES: &[Code] = &[
+    Code { name: "core", value: 0x000, doc: "the core's AXI4-Lite registers (64 KiB window)" },
+    Code { name: "system", value: 0x10000, doc: "the system block (4 KiB used)" },
+    Code { name: "flash", value: 0x20000, doc: "the flash and ICAP controller (64 KiB)" },
+    Code { name: "map_bytes", value: 0x30000, doc: "the part of the BAR the host maps" },
+];
 
 // system block registers (offsets inside its window, which the board designs map at UserBar.system) (hw/src/zkspinal/system/SystemBlock.scala)
 /// read-only: the magic 0x7a6b5359 ("zkSY")
@@ -162,6 +177,13 @@ pub const SYSTEM_WINDOW_BYTES: u32 = 0x1000;
 pub const SYSTEM_REVISION: u32 = 0x001;
 /// the core reset pulse of every board's system block, in cycles
 pub const SYSTEM_RESET_CYCLES_DEFAULT: u32 = 0x010;
+/// the block's named constants (the C header's ZK_SYSTEM_CODES)
+pub const SYSTEM_CODES: &[Code] = &[
+    Code { name: "magic", value: 0x7A6B5359, doc: "ID's value" },
+    Code { name: "window_bytes", value: 0x1000, doc: "the block's address window (the identity words end it)" },
+    Code { name: "revision", value: 0x001, doc: "INFO[23:16] of this block (0: a block without the identity words)" },
+    Code { name: "reset_cycles_default", value: 0x010, doc: "the core reset pulse of every board's system block, in cycles" },
+];
 /// info[7:0]: status inputs (STATUS + 4i, i below it)
 pub const SYSTEM_INFO_STATUS_COUNT: Field = Field { lsb: 0, width: 8 };
 /// info[15:8]: cycles of the core reset pulse
@@ -194,6 +216,19 @@ pub const CORE_KIND_KECCAK_SPEED_VERSION: u32 = 0x001;
 pub const CORE_KIND_PAIR: u32 = 0x005;
 /// the pair interface revision (VERSION[15:0])
 pub const CORE_KIND_PAIR_VERSION: u32 = 0x001;
+/// the block's named constants (the C header's ZK_CORE_KIND_CODES)
+pub const CORE_KIND_CODES: &[Code] = &[
+    Code { name: "poseidon", value: 0x001, doc: "KIND of a poseidon core" },
+    Code { name: "poseidon_version", value: 0x001, doc: "the poseidon interface revision (VERSION[15:0])" },
+    Code { name: "msm", value: 0x002, doc: "KIND of a msm core" },
+    Code { name: "msm_version", value: 0x001, doc: "the msm interface revision (VERSION[15:0])" },
+    Code { name: "keccak_sponge", value: 0x003, doc: "KIND of a keccak-sponge core" },
+    Code { name: "keccak_sponge_version", value: 0x001, doc: "the keccak-sponge interface revision (VERSION[15:0])" },
+    Code { name: "keccak_speed", value: 0x004, doc: "KIND of a keccak-speed core" },
+    Code { name: "keccak_speed_version", value: 0x001, doc: "the keccak-speed interface revision (VERSION[15:0])" },
+    Code { name: "pair", value: 0x005, doc: "KIND of a pair core" },
+    Code { name: "pair_version", value: 0x001, doc: "the pair interface revision (VERSION[15:0])" },
+];
 
 // PoseidonAxis status registers (AXI4-Lite, 32-bit, byte offsets; unmapped offsets read 0) (hw/src/zkspinal/poseidon/PoseidonAxis.scala)
 /// read: [15:0] built-in arities (bit a = arity a), [23:16] engines, [31:24] constant multipliers per engine
@@ -238,6 +273,12 @@ pub const POSEIDON_ERROR_RANGE: u32 = 0x001;
 pub const POSEIDON_ERROR_ARITY: u32 = 0x002;
 /// the frame is longer than the widest arity, or a header frame has no element or more than its arity
 pub const POSEIDON_ERROR_LENGTH: u32 = 0x004;
+/// the block's named constants (the C header's ZK_POSEIDON_ERROR_CODES)
+pub const POSEIDON_ERROR_CODES: &[Code] = &[
+    Code { name: "range", value: 0x001, doc: "an element (or the header's tag) is not below p" },
+    Code { name: "arity", value: 0x002, doc: "the arity (frame length, or the header's arity) is not built in" },
+    Code { name: "length", value: 0x004, doc: "the frame is longer than the widest arity, or a header frame has no element or more than its arity" },
+];
 
 // PoseidonAxis stream beats (TDATA, TUSER) (hw/src/zkspinal/poseidon/PoseidonAxis.scala)
 /// TDATA of a beat in or out: one field element; in a stream the host sends many frames in one DMA write, the top bit marks a frame's last element (InbandLast)
@@ -308,6 +349,10 @@ pub const MSM_BLOCK: u32 = 0x0A4;
 pub const MSM_STORED_BASE: u32 = 0x0A8;
 /// adders with a BUSY register (ADDER_BUSY + 8a, a < MAX_ADDERS)
 pub const MSM_MAX_ADDERS: u32 = 0x008;
+/// the block's named constants (the C header's ZK_MSM_CODES)
+pub const MSM_CODES: &[Code] = &[
+    Code { name: "max_adders", value: 0x008, doc: "adders with a BUSY register (ADDER_BUSY + 8a, a < MAX_ADDERS)" },
+];
 /// info[7:0]: windows of the layout
 pub const MSM_INFO_WINDOWS: Field = Field { lsb: 0, width: 8 };
 /// info[15:8]: entries of each adder's retry queue
@@ -324,6 +369,13 @@ pub const MSM_STATUS_DONE: u32 = 0x002;
 pub const MSM_STATUS_ERROR: u32 = 0x004;
 /// no job or load runs
 pub const MSM_STATUS_IDLE: u32 = 0x008;
+/// the block's named constants (the C header's ZK_MSM_STATUS_CODES)
+pub const MSM_STATUS_CODES: &[Code] = &[
+    Code { name: "busy", value: 0x001, doc: "a job or a load runs" },
+    Code { name: "done", value: 0x002, doc: "the last job returned every bucket" },
+    Code { name: "error", value: 0x004, doc: "an error that aborts (any ERROR bit but REFUSED) is pending" },
+    Code { name: "idle", value: 0x008, doc: "no job or load runs" },
+];
 
 // MsmAxis ERROR bits (hw/src/zkspinal/msm/MsmAxis.scala)
 /// a scalar >= the bound (r)
@@ -346,10 +398,27 @@ pub const MSM_ERROR_REFUSED: u32 = 0x080;
 pub const MSM_ERROR_MEMORY: u32 = 0x100;
 /// a point beat arrived during a resident job (its points come from the point store)
 pub const MSM_ERROR_STRAY_POINTS: u32 = 0x200;
+/// the block's named constants (the C header's ZK_MSM_ERROR_CODES)
+pub const MSM_ERROR_CODES: &[Code] = &[
+    Code { name: "scalar_range", value: 0x001, doc: "a scalar >= the bound (r)" },
+    Code { name: "scalars_short", value: 0x002, doc: "scalar stream: TLAST before the last scalar" },
+    Code { name: "scalars_long", value: 0x004, doc: "scalar stream: no TLAST on the last scalar" },
+    Code { name: "points_short", value: 0x008, doc: "point stream: TLAST before the last point" },
+    Code { name: "points_long", value: 0x010, doc: "point stream: no TLAST on the last point" },
+    Code { name: "padding", value: 0x020, doc: "a point record with bits set above 3n (past QT)" },
+    Code { name: "timeout", value: 0x040, doc: "watchdog: points still due and no input for TIMEOUT cycles (a stream stopped)" },
+    Code { name: "refused", value: 0x080, doc: "a start or load refused (ignored; does not abort): busy, an error pending, a load of 0 points, a load or resident start with BASE·BLOCK + COUNT > CAPACITY, a resident start at BASE = STORED_BASE with more points than STORED" },
+    Code { name: "memory", value: 0x100, doc: "the point store's memory answered with an error response (SLVERR or DECERR)" },
+    Code { name: "stray_points", value: 0x200, doc: "a point beat arrived during a resident job (its points come from the point store)" },
+];
 
 // MsmAxis stream records: scalar beats, point records, bucket records and the bucket record's tag (hw/src/zkspinal/msm/MsmAxis.scala)
 /// bits of the tag
 pub const MSM_RECORD_TAG_BITS: u32 = 0x01C;
+/// the block's named constants (the C header's ZK_MSM_RECORD_CODES)
+pub const MSM_RECORD_CODES: &[Code] = &[
+    Code { name: "tag_bits", value: 0x01C, doc: "bits of the tag" },
+];
 /// tag[6:0]: the window j (0 for a record past the buckets that carries nothing)
 pub const MSM_RECORD_TAG_WINDOW: Field = Field { lsb: 0, width: 7 };
 /// tag[27:7]: the bucket index k >= 1 (0: nothing)
@@ -388,6 +457,12 @@ pub const MSM_CURVE_BLS12_377: u32 = 0x000;
 pub const MSM_CURVE_BN254: u32 = 0x001;
 /// bls12_381_g1: G1 of BLS12-381
 pub const MSM_CURVE_BLS12_381: u32 = 0x002;
+/// the block's named constants (the C header's ZK_MSM_CURVE_CODES)
+pub const MSM_CURVE_CODES: &[Code] = &[
+    Code { name: "bls12_377", value: 0x000, doc: "bls12_377_g1: G1 of BLS12-377" },
+    Code { name: "bn254", value: 0x001, doc: "bn254_g1: G1 of BN254" },
+    Code { name: "bls12_381", value: 0x002, doc: "bls12_381_g1: G1 of BLS12-381" },
+];
 
 // KeccakSpeed registers (AXI4-Lite, 32-bit, byte offsets; the SNAP hls_sponge action's checksum_job_t places) (hw/src/zkspinal/keccak/KeccakSpeed.scala)
 /// write bit 0 = 1: start.  read: the KeccakSpeedStatus bits
@@ -420,6 +495,11 @@ pub const KECCAK_SPEED_CALLS: u32 = 0x158;
 pub const KECCAK_SPEED_RETC_SUCCESS: u32 = 0x102;
 /// RETC after a refused start
 pub const KECCAK_SPEED_RETC_FAILURE: u32 = 0x104;
+/// the block's named constants (the C header's ZK_KECCAK_SPEED_CODES)
+pub const KECCAK_SPEED_CODES: &[Code] = &[
+    Code { name: "retc_success", value: 0x102, doc: "RETC after a finished job" },
+    Code { name: "retc_failure", value: 0x104, doc: "RETC after a refused start" },
+];
 /// info[7:0]: test_speed units
 pub const KECCAK_SPEED_INFO_UNITS: Field = Field { lsb: 0, width: 8 };
 /// info[15:8]: Keccak rounds per cycle
@@ -438,6 +518,13 @@ pub const KECCAK_SPEED_STATUS_DONE: u32 = 0x002;
 pub const KECCAK_SPEED_STATUS_IDLE: u32 = 0x004;
 /// the last start was refused
 pub const KECCAK_SPEED_STATUS_REFUSED: u32 = 0x008;
+/// the block's named constants (the C header's ZK_KECCAK_SPEED_STATUS_CODES)
+pub const KECCAK_SPEED_STATUS_CODES: &[Code] = &[
+    Code { name: "busy", value: 0x001, doc: "a job runs" },
+    Code { name: "done", value: 0x002, doc: "the last job finished (until the next start)" },
+    Code { name: "idle", value: 0x004, doc: "no job runs" },
+    Code { name: "refused", value: 0x008, doc: "the last start was refused" },
+];
 
 // KeccakSpeed ERROR bits (hw/src/zkspinal/keccak/KeccakSpeed.scala)
 /// FREQ = 0
@@ -448,6 +535,13 @@ pub const KECCAK_SPEED_ERROR_ROUNDS_ZERO: u32 = 0x002;
 pub const KECCAK_SPEED_ERROR_TEST_CHOICE: u32 = 0x004;
 /// a start or a parameter write arrived while busy and was ignored
 pub const KECCAK_SPEED_ERROR_BUSY_WRITE: u32 = 0x008;
+/// the block's named constants (the C header's ZK_KECCAK_SPEED_ERROR_CODES)
+pub const KECCAK_SPEED_ERROR_CODES: &[Code] = &[
+    Code { name: "freq_zero", value: 0x001, doc: "FREQ = 0" },
+    Code { name: "rounds_zero", value: 0x002, doc: "NB_ROUNDS = 0" },
+    Code { name: "test_choice", value: 0x004, doc: "TEST_CHOICE is not 0 (SPEED)" },
+    Code { name: "busy_write", value: 0x008, doc: "a start or a parameter write arrived while busy and was ignored" },
+];
 
 // FlashCtrl registers (offsets inside the flash window; the SPI controller's as SpiXdrMasterCtrl.driveFrom maps them from spi_base) (hw/src/zkspinal/system/FlashCtrl.scala)
 /// W: command ([7:0] byte, b8 write, b9 read, b11 CS command).  R: response (b31 empty, else [7:0] the byte; the read pops it)
@@ -490,6 +584,12 @@ pub const FLASH_ID_VALUE: u32 = 0x464C5348;
 pub const FLASH_ARM_KEY: u32 = 0x41524D21;
 /// FIRE's key ("IPRG")
 pub const FLASH_FIRE_KEY: u32 = 0x49505247;
+/// the block's named constants (the C header's ZK_FLASH_CODES)
+pub const FLASH_CODES: &[Code] = &[
+    Code { name: "id_value", value: 0x464C5348, doc: "ID's value (\"FLSH\")" },
+    Code { name: "arm_key", value: 0x41524D21, doc: "ARM's key (\"ARM!\")" },
+    Code { name: "fire_key", value: 0x49505247, doc: "FIRE's key (\"IPRG\")" },
+];
 /// info[3:0]: log2 of the command FIFO's depth
 pub const FLASH_INFO_CMD_DEPTH_LOG2: Field = Field { lsb: 0, width: 4 };
 /// info[7:4]: log2 of the response FIFO's depth

@@ -30,10 +30,6 @@
 #define SC ZKMSM_SCALAR_BYTES
 _Static_assert(8 * SC == ZK_MSM_RECORD_SCALARS_FIRST_WIDTH && 2 * SC == ZK_MSM_RECORD_SCALARS_BYTES, "zkmsm.h: scalar bytes");
 
-/* the default window layout: the VU9P design's for BLS12-377 (scalars of 253 bits); 20 windows of 13 bits for the
- * XYZZ curves, whose r has 254 (BN254) and 255 (BLS12-381) bits */
-#define DEFAULT_WINDOWS "13x13,12x7"
-#define DEFAULT_WINDOWS_XYZZ "13x20"
 
 static void usage(FILE *f)
 {
@@ -45,8 +41,8 @@ static void usage(FILE *f)
                "                       encoding) or the model's JSON form\n"
                "  -g, --gen NPOW       the model's generated data set of 2^NPOW points (--seed S, default 1);\n"
                "                       with --scalar-bits B its scalars are cut to their low B bits\n"
-               "  -w, --windows SPEC   the engine's window layout, e.g. 13x13,12x7 (default; 13x20 for bn254 and\n"
-               "                       bls12_381) or 6,6,6,6\n"
+               "  -w, --windows SPEC   the engine's window layout, e.g. 6,6,6,6 (default: the curve's board engines',\n"
+               "                       13x13,12x7 for bls12_377, 13x14,12x6 for bn254, 13x15,12x5 for bls12_381)\n"
                "  -B, --scalar-bits B  the engine takes scalars < 2^B (MsmAxis_small: 24; default: < r)\n"
                "  -x, --expect FILE    compare with FILE: `0x<x> 0x<y>` or `infinity` (python -m reference_model.msm run)\n"
                "  -o, --output FILE    write the result in that format (default stdout)\n"
@@ -199,7 +195,7 @@ int main(int argc, char **argv)
     zkmsm_layout *layout = NULL;
     if (rc == 0) {
         if (!m.wspec) {
-            m.wspec = curve == (int)ZK_MSM_CURVE_BLS12_377 ? DEFAULT_WINDOWS : DEFAULT_WINDOWS_XYZZ;
+            m.wspec = zkmsm_curve_board_windows(curve); /* the generator's board layouts (the host library's) */
             if (zkmsm_windows_parse(m.wspec, widths, sizeof widths / sizeof *widths, &nw))
                 die("zk-msm: %s", zkmsm_last_error());
         }

@@ -94,6 +94,7 @@ int zkmsm_msm_cpu(const uint8_t *points, const uint8_t *scalars, size_t n, uint8
  * 64, little-endian; BLS12-381 96, zcash style).  BLS12-377 goes to the functions above. */
 int zkmsm_curve_by_name(const char *name, int *curve);   /* "bls12_377", "bn254", "bls12_381" */
 const char *zkmsm_curve_name(int curve);                  /* static; NULL for an unknown code */
+const char *zkmsm_curve_board_windows(int curve);          /* the curve's board engines' window layout (e.g. "13x14,12x6"): static; NULL for an unknown code */
 size_t zkmsm_curve_point_bytes(int curve);                /* an encoded point; 0 for an unknown code */
 size_t zkmsm_curve_point_record_bytes(int curve);         /* a point record of the engine; 0 for an unknown code */
 size_t zkmsm_curve_bucket_record_bytes(int curve);        /* a bucket record of the engine; 0 for an unknown code */

@@ -61,6 +61,18 @@ impl Curve {
         Records::at(self.field_bits())
     }
 
+    /// The window layout of the curve's board engines (the generator's MsmConfig: MsmAxis_vu9p for BLS12-377,
+    /// MsmAxis_bn254_vu9p and _c1100, MsmAxis_bls12_381_vu9p; Hardcaml's 13- and 12-bit windows, twenty in all, over
+    /// the bits of r), in the window-spec grammar (layout::parse_widths).  tests/test_msm_host.py checks it against
+    /// the manifest.
+    pub const fn board_windows(self) -> &'static str {
+        match self {
+            Curve::Bls12_377 => "13x13,12x7",
+            Curve::Bn254 => "13x14,12x6",
+            Curve::Bls12_381 => "13x15,12x5",
+        }
+    }
+
     /// bytes of one point in arkworks' uncompressed encoding of the curve
     pub fn point_bytes(self) -> usize {
         use crate::xyzz::point_bytes;
@@ -96,6 +108,17 @@ mod tests {
         }
         assert_eq!(Curve::from_code(0xffff), None);
         assert!(Curve::parse("p256").unwrap_err().0.contains("unknown curve"));
+    }
+
+    /// the C API's copy of the board layouts (a static C string per curve) is this one
+    #[test]
+    fn board_windows_c_api() {
+        for cv in Curve::ALL {
+            let p = crate::ffi::curve::zkmsm_curve_board_windows(cv.code() as i32);
+            assert_eq!(unsafe { std::ffi::CStr::from_ptr(p) }.to_str().unwrap(), cv.board_windows());
+            crate::layout::parse_widths(cv.board_windows()).unwrap();
+        }
+        assert!(crate::ffi::curve::zkmsm_curve_board_windows(7).is_null());
     }
 
     /// the record sizes of each curve: BLS12-377 three-beat points and buckets, BN254 two and three, BLS12-381 three

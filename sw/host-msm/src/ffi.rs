@@ -319,5 +319,5 @@ pub unsafe extern "C" fn zkmsm_generate(npow: u32, seed: u64, points: *mut u8, s
     })
 }
 
-mod curve;
+pub(crate) mod curve;
 pub use curve::*;

@@ -13,7 +13,7 @@
 //! `--curve bls12_377|bn254|bls12_381` (default bls12_377) selects the curve of gen, precompute, buckets, post and msm;
 //! BN254 and BLS12-381 take the XYZZ adder's records (xyzz.rs: at their n, BN254 two-beat point records and three-beat
 //! bucket records, BLS12-381 three and four), their own arkworks point encoding, and `--windows` covering their r
-//! (default 13x20).
+//! (default: the curve's board layout, Curve::board_windows: 13x14,12x6 and 13x15,12x5).
 //! Results print as `0x<x> 0x<y>` (the field's hex digits each) or `infinity`.  Errors: `host-msm: error: ...` on stderr,
 //! exit status 1 (bad input) or 2 (bad usage).
 
@@ -167,8 +167,13 @@ fn bench(a: &Args) -> Result<String, HostError> {
     ))
 }
 
-fn sw_layout<P: SWCurveConfig>(a: &Args) -> Result<WindowLayout, HostError> {
-    let spec = a.opts.get("windows").map(String::as_str).unwrap_or("13x20");
+fn sw_layout<P: SWCurveConfig>(a: &Args) -> Result<WindowLayout, HostError>
+where
+    P::BaseField: ark_ff::PrimeField,
+{
+    // the curve's board layout (its field width names the curve)
+    let board = Curve::ALL.iter().find(|c| c.field_bits() == xyzz::field_bits::<P>()).map_or("13x20", |c| c.board_windows());
+    let spec = a.opts.get("windows").map(String::as_str).unwrap_or(board);
     let widths = zkmsm::layout::parse_widths(spec).map_err(|e| HostError::new(format!("--windows: {e}")))?;
     let l = WindowLayout::with_max_scalar(&widths, xyzz::r_minus_1::<P>())
         .map_err(|e| HostError::new(format!("--windows: {e}")))?;

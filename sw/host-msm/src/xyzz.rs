@@ -164,6 +164,22 @@ pub fn r_minus_1<P: SWCurveConfig>() -> ark_ff::BigInt<4> {
     out
 }
 
+/// The window layout `widths` for the curve's scalars: below r (`scalar_bits` 0) or below 2^scalar_bits.
+pub fn layout<P: SWCurveConfig>(widths: &[u32], scalar_bits: u32) -> Result<WindowLayout, HostError> {
+    let r1 = r_minus_1::<P>();
+    let max = if scalar_bits == 0 {
+        r1
+    } else {
+        if scalar_bits >= r1.num_bits() {
+            return Err(HostError::new(format!("scalar bound 2^{scalar_bits} is above r")));
+        }
+        let mut m = ark_ff::BigInt::<4>::from(1u64) << scalar_bits;
+        m.sub_with_borrow(&1u64.into());
+        m
+    };
+    WindowLayout::with_max_scalar(widths, max).map_err(HostError::new)
+}
+
 /// A bucket (X, Y, ZZ, ZZZ) of plain values
 pub type Bucket<P> = [F<P>; 4];
 

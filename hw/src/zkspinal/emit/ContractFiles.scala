@@ -211,11 +211,20 @@ object ContractFiles {
       "#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub struct RecordField {\n    pub lsb_k: u32,\n    pub lsb_c: u32,\n" +
       "    pub width_k: u32,\n    pub width_c: u32,\n}\n\nimpl RecordField {\n" +
       "    /// the field's bits for field width n\n    pub const fn at(&self, n: u32) -> Field {\n" +
-      "        Field { lsb: self.lsb_k * n + self.lsb_c, width: self.width_k * n + self.width_c }\n    }\n}\n"
+      "        Field { lsb: self.lsb_k * n + self.lsb_c, width: self.width_k * n + self.width_c }\n    }\n}\n\n" +
+      "/// a named constant of a block (an error bit's mask, a status code, a key), as the C tables list them\n" +
+      "#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub struct Code {\n    pub name: &'static str,\n    pub value: u32,\n" +
+      "    pub doc: &'static str,\n}\n"
     for (c <- all) {
       b ++= s"\n// ${c.title} (${c.source})\n"
       for (r <- c.registers) b ++= s"/// ${r.doc}\npub const ${upper(c, r.name)}: u32 = ${hex(r.offset)};\n"
       for (k <- c.codes) b ++= s"/// ${k.doc}\npub const ${upper(c, k.name)}: u32 = ${hex(k.value)};\n"
+      if (c.codes.nonEmpty) {
+        b ++= s"/// the block's named constants (the C header's ZK_${c.prefix.toUpperCase}_CODES)\n" +
+          s"pub const ${c.prefix.toUpperCase}_CODES: &[Code] = &[\n"
+        for (k <- c.codes) b ++= s"    Code { name: ${cString(k.name)}, value: ${hex(k.value)}, doc: ${cString(k.doc)} },\n"
+        b ++= "];\n"
+      }
       for (f <- c.fields)
         b ++= s"/// ${f.reg}${bitsText(f)}: ${f.doc}\npub const ${fieldName(c, f).toUpperCase}: Field = Field { lsb: ${f.lsb}, width: ${f.width} };\n"
       for (r <- c.records)

@@ -157,6 +157,18 @@ object MsmConfig {
   val bls12_381SmallModel = small.copy(name = "bls12_381_small_model", curve = CurveConfig.bls12_381_g1,
     mulModel = true)
 
+  /** A prover's twin (sw/msm-fpga's tests and `./run.sh prove`): scalars below r as the board engines take them, in
+    * 41 windows of 6 bits and one of 7 (about 1,400 buckets, so the read-out stays near the accumulation's cycles at
+    * a few hundred points), two adders and small2's point store (10,752 BLS12-377 points: several base sets side by
+    * side) */
+  private def proverWindows(c: CurveConfig): Seq[Int] = Seq.fill(41)(6) :+ (c.scalarBits - 41 * 6)
+  val proverModel = small2Model.copy(name = "prover_model", windows = proverWindows(CurveConfig.bls12_377_g1),
+    scalarBound = None)
+  /** the same on BN254 and BLS12-381 (the XYZZ adder; their 254- and 255-bit scalars take a top window of 8 and 9) */
+  val proverModels: Seq[MsmConfig] = Seq(CurveConfig.bn254_g1 -> "bn254", CurveConfig.bls12_381_g1 -> "bls12_381").map {
+    case (curve, tag) => proverModel.copy(name = s"${tag}_prover_model", curve = curve, windows = proverWindows(curve))
+  }
+
   /** Hardcaml's window shape (13-bit windows, then 12-bit ones, 20 in all) stretched over a curve's scalar bits */
   def hardcamlWindows(scalarBits: Int): Seq[Int] = {
     val wide = scalarBits - 20 * 12
@@ -181,7 +193,7 @@ object MsmConfig {
     c.copy(name = c.name + "_model", mulModel = true))
 
   val all: Seq[MsmConfig] = Seq(small, vu9p, smallModel, small2Model, vu9pModel, bn254SmallModel, bn254Small2Model,
-    bls12_381SmallModel, bn254Vu9p, bn254C1100, bls12_381Vu9p) ++ boardModels
+    bls12_381SmallModel, proverModel, bn254Vu9p, bn254C1100, bls12_381Vu9p) ++ boardModels ++ proverModels
   /** emitted only when asked for by name (the long tier, the benchmarks, Vivado): each takes a minute to elaborate */
-  val onDemand: Seq[MsmConfig] = Seq(bn254Vu9p, bn254C1100, bls12_381Vu9p) ++ boardModels
+  val onDemand: Seq[MsmConfig] = Seq(bn254Vu9p, bn254C1100, bls12_381Vu9p) ++ boardModels ++ proverModels
 }

@@ -98,23 +98,29 @@ class ScalarSlicer(cfg: MsmConfig) extends Component {
     ((a.resize(k + 1) @@ True) + (U((BigInt(1) << k) - 1, k + 1 bits) @@ cin))(k + 1 downto 1)
   }
 
+  /** the low `bits` bits of x, widened to a bucket address: minusOnePlus's top bit (its 2^k, set for any a + cin
+    * >= 1) must not reach an address wider than the window's own buckets need (the top window may need more bits
+    * than the others: then that bit would land inside the address) */
+  private def address(x: UInt, bits: Int): UInt = x(bits - 1 downto 0).resize(cfg.addrBits)
+
   io.output << st2.translateWith {
     val r = SlicedScalar(cfg)
     for (j <- 0 until W) {
       val v = window(st2.s, j)
       val c = st2.carry(j)
       val d = r.digits(j)
+      val bits = log2Up(cfg.buckets(j)) max 1 // |d| - 1 < buckets(j)
       if (cfg.isTop(j)) {
         d.negative := False
         d.nonZero := v.orR || c
-        d.bucket := minusOnePlus(v, c).resize(cfg.addrBits)
+        d.bucket := address(minusOnePlus(v, c), bits)
       } else {
         // negative exactly when the carry out of window j is set: v + c >= 2^(w-1); then |d| = 2^w - v - c, which is
         // 0 only for v = 2^w - 1 with c = 1
         val neg = st2.carry(j + 1)
         d.negative := neg
         d.nonZero := Mux(neg, !(v.andR && c), v.orR || c)
-        d.bucket := Mux(neg, minusOnePlus(~v, !c), minusOnePlus(v, c)).resize(cfg.addrBits)
+        d.bucket := address(Mux(neg, minusOnePlus(~v, !c), minusOnePlus(v, c)), bits)
       }
     }
     r.outOfRange := st2.outOfRange

@@ -7,7 +7,7 @@ use std::slice;
 
 use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
 use ark_ec::{CurveGroup, VariableBaseMSM};
-use ark_ff::{BigInt, BigInteger, PrimeField};
+use ark_ff::PrimeField;
 use ark_serialize::{CanonicalDeserialize, Compress, Validate};
 
 use super::{guard, input, output, set_error, ZkmsmInstance, ZkmsmLayout, LAST_ERROR};
@@ -62,6 +62,17 @@ pub extern "C" fn zkmsm_curve_name(curve: i32) -> *const c_char {
     }
 }
 
+/// the window layout of the curve's board engines (Curve::board_windows, a static string), NULL for an unknown code
+#[no_mangle]
+pub extern "C" fn zkmsm_curve_board_windows(curve: i32) -> *const c_char {
+    match curve_of(curve) {
+        Ok(Curve::Bls12_377) => c"13x13,12x7".as_ptr(),
+        Ok(Curve::Bn254) => c"13x14,12x6".as_ptr(),
+        Ok(Curve::Bls12_381) => c"13x15,12x5".as_ptr(),
+        Err(_) => std::ptr::null(),
+    }
+}
+
 /// bytes of one encoded point of the curve (arkworks uncompressed), 0 for an unknown code
 #[no_mangle]
 pub extern "C" fn zkmsm_curve_point_bytes(curve: i32) -> usize {
@@ -90,26 +101,11 @@ pub unsafe extern "C" fn zkmsm_layout_new_curve(curve: i32, widths: *const u32, 
             return Err(HostError::new("zkmsm_layout_new_curve needs the window widths"));
         }
         let w = slice::from_raw_parts(widths, count);
-        let r1 = match curve_of(curve)? {
-            Curve::Bls12_377 => {
-                let l = WindowLayout::with_bound_bits(w, scalar_bits).map_err(HostError::new)?;
-                out = Box::into_raw(Box::new(ZkmsmLayout(l)));
-                return Ok(());
-            }
-            Curve::Bn254 => xyzz::r_minus_1::<Bn>(),
-            Curve::Bls12_381 => xyzz::r_minus_1::<B381>(),
+        let l = match curve_of(curve)? {
+            Curve::Bls12_377 => WindowLayout::with_bound_bits(w, scalar_bits).map_err(HostError::new)?,
+            Curve::Bn254 => xyzz::layout::<Bn>(w, scalar_bits)?,
+            Curve::Bls12_381 => xyzz::layout::<B381>(w, scalar_bits)?,
         };
-        let max = if scalar_bits == 0 {
-            r1
-        } else {
-            if scalar_bits >= r1.num_bits() {
-                return Err(HostError::new(format!("scalar bound 2^{scalar_bits} is above r")));
-            }
-            let mut m = BigInt::<4>::from(1u64) << scalar_bits;
-            m.sub_with_borrow(&1u64.into());
-            m
-        };
-        let l = WindowLayout::with_max_scalar(w, max).map_err(HostError::new)?;
         out = Box::into_raw(Box::new(ZkmsmLayout(l)));
         Ok(())
     });

@@ -1,4 +1,4 @@
-//! Links libzkxdma.a, built by sw/Makefile (make -C sw) from the C sources next to this crate.
+//! Links libzkxdma.a, built by sw/Makefile (make -C sw) from the C sources of sw/lib.
 use std::path::PathBuf;
 use std::process::Command;
 

@@ -1,4 +1,5 @@
-//! The part of libzkxdma (sw/lib/zkxdma.h) this crate calls.  `ZkDev` mirrors `struct zk_dev` field by field.
+//! The part of libzkxdma (sw/lib/zkxdma.h) the Rust crates call, as declared there.  `ZkDev` mirrors `struct zk_dev`
+//! field by field; the other structs mirror theirs.
 use std::os::raw::{c_char, c_int, c_uint, c_void};
 
 pub const ZK_MAX_CHANNELS: usize = 4;
@@ -52,7 +53,8 @@ pub struct ZkCard {
     pub core_info: [u32; 3],
     pub err: [c_char; 512],
 }
-pub const ZK_CORE_POSEIDON: c_int = 1;
+pub const ZK_CORE_POSEIDON: c_int = crate::contract::CORE_KIND_POSEIDON as c_int;
+pub const ZK_CORE_MSM: c_int = crate::contract::CORE_KIND_MSM as c_int;
 pub const ZK_MAX_CARDS: usize = 64;
 
 /// `struct zk_spread_card`
@@ -89,6 +91,8 @@ extern "C" {
     pub fn zk_alloc(bytes: usize) -> *mut c_void;
     pub fn zk_free(p: *mut c_void);
     pub fn zk_reg_read(d: *mut ZkDev, off: u32, val: *mut u32) -> c_int;
+    pub fn zk_reg_write(d: *mut ZkDev, off: u32, val: u32) -> c_int;
+    pub fn zk_write(d: *mut ZkDev, ch: c_int, buf: *const c_void, len: usize) -> c_int;
     pub fn zk_soft_reset(d: *mut ZkDev) -> c_int;
     pub fn zk_run_job(d: *mut ZkDev, job: *const ZkJob) -> c_int;
 }
