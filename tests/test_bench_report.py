@@ -398,3 +398,27 @@ def test_msm_per_curve_renders():
     detail, _ = sections.msm_curves({"runs": [runs[0], {**runs[1], "missed": []}]}, None)
     assert "### `MsmAxis_bn254_vu9p_model` (BN254 G1, vu9p, 278 MHz)" in detail
     assert "the real top was not synthesized in this run" in detail
+
+
+def test_groth16_row():
+    """The Groth16 row: the card's four G1 MSMs from the engine's random-set cycles (accumulate cycles per point times
+    the query's length plus the fixed cycles, at the board clock), PCIe at 12.5 GB/s for the scalars and the
+    read-out, four post-processings; the host's synthesis and witness map; B in G2 meanwhile (the longer counts)"""
+    run = {"log2": 20, "threads": 2, "constraints": 1_000_000, "projected": False, "setup_s": 100.0, "prove_s": 60.0,
+           "synthesize_s": 4.0, "witness_map_s": 6.0, "post_s": 0.5, "readout_records": 79_130,
+           "sizes": {"a": 1_000_000, "b": 1_000_000, "l": 999_000, "h": 1_048_575},
+           "msm_s": {"a": 8.0, "b": 8.0, "l": 8.0, "h": 9.0, "g2": 20.0}}
+    one = {**run, "threads": 1, "prove_s": 110.0}
+    eng = {"top": "MsmAxis_vu9p_model", "curve": "bls12_377_g1", "board": "vu9p", "mhz": 250, "buckets": 70_682,
+           "partials": 8_448, "rows": [{"set": "random", "points": 16_384, "cycles": 16_384 * 10 + 300_000,
+                                        "acc_cycles": 16_384 * 10}]}
+    md, figs = sections.groth16({"groth16": {"curve": "bls12_377", "runs": [run, one]}, "msm": eng})
+    row = figs["rows"][0]
+    phases = sum((10 * n + 300_000) / 250e6 for n in run["sizes"].values())
+    pcie = sum(n * 32 + (70_682 + 8_448) * 192 for n in run["sizes"].values()) / 12.5e9
+    assert abs(row["card_g1_s"] - (phases + pcie + 4 * 0.5)) < 1e-9
+    assert abs(row["card_proof_s"] - (10.0 + 20.0)) < 1e-9  # B in G2 (20 s) outlasts the card's G1 MSMs
+    assert "| 2^20 (1,000,000) | 110.00 s | 60.00 s |" in md and "| 30.000 s | 2.0x |" in md
+    assert sections.groth16({}) is None
+    md, _ = sections.groth16({"groth16": {"curve": "bn254", "runs": [run]}, "msm": eng})
+    assert "no `bench msm` run of this curve's VU9P engine" in md

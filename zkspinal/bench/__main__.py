@@ -21,6 +21,7 @@ BENCHES = {
     "system": "system",
     "msm": "msm",
     "msm-curves": "msm_curves",
+    "groth16": "groth16",
     "multicard": "multicard",
     "report": "report",
     "readme": "readme",

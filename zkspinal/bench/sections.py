@@ -671,7 +671,91 @@ def area(results: dict) -> tuple[str, dict]:
     return "## Area: LUTs per DSP\n\n" + "\n".join(lines), {"rows": [fig for _, fig in rows]}
 
 
-RENDER = {"field": field, "keccak": keccak, "poseidon": poseidon, "msm": msm, "msm-curves": msm_curves,
+PCIE_BYTES_PER_S = 12.5e9  # PCIe Gen3 x16, the issue's figure
+
+
+def _card_msm(run: dict, n: int) -> tuple[float, float]:
+    """(bucket phase, PCIe) seconds of one n-point MSM with resident bases on a board engine (`bench msm` JSON):
+    the random set's accumulate cycles per point times n plus its fixed cycles (clear, flush, read-out) at the board
+    clock; the n scalars in, the read-out's records back"""
+    from zkspinal.paths import top_info
+
+    rnd = next(r for r in run["rows"] if r["set"] == "random")
+    phase = (rnd["acc_cycles"] / rnd["points"] * n + rnd["cycles"] - rnd["acc_cycles"]) / (run["mhz"] * 1e6)
+    rec = top_info(run["top"])["records"]
+    moved = n * rec["scalar_beat_bytes"] / 2 + (run["buckets"] + run["partials"]) * rec["bucket_bytes"]
+    return phase, moved / PCIE_BYTES_PER_S
+
+
+def groth16(results: dict) -> tuple[str, dict] | None:
+    """The Groth16 row: arkworks on this CPU (`bench groth16`: measured, or projected from a measured size) against a
+    proof whose four G1 MSMs run on the curve's board engine with the key's queries resident (`bench msm` /
+    `bench msm-curves`: bucket phases from the twin's cycles at the board clock, PCIe at 12.5 GB/s) and whose host
+    steps (synthesis, witness map, post-processing, B in G2 meanwhile) are the measured ones."""
+    g = results.get("groth16")
+    if not g:
+        return None
+    curve = g["curve"] + "_g1"
+    engines = ([results["msm"]] if results.get("msm") else []) + list((results.get("msm-curves") or {}).get("runs", []))
+    eng = next((e for e in engines if e["curve"] == curve and e["board"] == "vu9p"
+                and any(r["set"] == "random" for r in e.get("rows", []))), None)
+    cores = max(r["threads"] for r in g["runs"])
+    head = ["constraints", "arkworks, 1 core", f"arkworks, {cores} cores", "card: G1 MSMs (bucket phases + PCIe + "
+            "post-processing)", f"card: synthesis + witness map ({cores} cores)", "card proof", "speed-up"]
+    lines = [f"## Groth16 ({CURVE_NAMES.get(curve, curve)}, MiMC chain circuit)", "",
+             "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    figs = {"rows": []}
+    for k in sorted({r["log2"] for r in g["runs"]}):
+        one = next((r for r in g["runs"] if r["log2"] == k and r["threads"] == 1), None)
+        all_ = next((r for r in g["runs"] if r["log2"] == k and r["threads"] == cores), None)
+        if not all_:
+            continue
+        tag = f" (projected from 2^{all_['projected_from']})" if all_["projected"] else ""
+        fig = {"log2": k, "constraints": all_["constraints"], "projected": all_["projected"],
+               "arkworks_1_s": one["prove_s"] if one else None, "arkworks_all_s": all_["prove_s"]}
+        card = "no `bench msm` run of this curve's VU9P engine"
+        total = speed = "—"
+        if eng:
+            parts = [_card_msm(eng, all_["sizes"][q]) for q in "ablh"]
+            g1 = sum(ph + io for ph, io in parts) + 4 * all_["post_s"]
+            host = all_["synthesize_s"] + all_["witness_map_s"]
+            proof = host + max(g1, all_["msm_s"]["g2"])
+            fig.update(card_g1_s=g1, card_host_s=host, card_proof_s=proof, speedup=all_["prove_s"] / proof)
+            card = f"{g1:.3f} s ({sum(ph for ph, _ in parts):.3f} + {sum(io for _, io in parts):.3f} + " \
+                   f"4 x {all_['post_s']:.3f})"
+            total, speed = f"{proof:.3f} s", f"{all_['prove_s'] / proof:.1f}x"
+            host_s = f"{host:.3f} s"
+        else:
+            host_s = "—"
+        lines.append(f"| 2^{k} ({all_['constraints']:,}){tag} | " + (f"{one['prove_s']:.2f} s" if one else "—") +
+                     f" | {all_['prove_s']:.2f} s | {card} | {host_s} | {total} | {speed} |")
+        figs["rows"].append(fig)
+    if eng:
+        lines += ["", f"Card: `{eng['top']}`'s cycles at {eng['mhz']:g} MHz; B in G2 on the CPU while the card runs "
+                      "(the card proof takes the longer of the two); the four G1 MSMs one after another, each "
+                      "post-processed on the host before the next (sw/msm-fpga's `CardProver`)."]
+    return "\n".join(lines), figs
+
+
+def groth16_steps(data: dict, out: Path) -> tuple[str, dict]:
+    """`bench groth16`: arkworks' proof and its steps per size and thread count (projected rows marked)."""
+    head = ["constraints", "threads", "setup", "proof", "synthesis", "witness map", "G1 MSM A / B / L / H", "G2 MSM",
+            "post-processing one board read-out"]
+    lines = ["## Groth16 on this CPU (arkworks)", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in sorted(data["runs"], key=lambda r: (r["log2"], -r["threads"])):
+        m = r["msm_s"]
+        tag = f" (projected from 2^{r['projected_from']})" if r["projected"] else ""
+        lines.append(f"| 2^{r['log2']} ({r['constraints']:,}){tag} | {r['threads']} | "
+                     + ("—" if r["setup_s"] is None else f"{r['setup_s']:.2f} s") +
+                     f" | {r['prove_s']:.2f} s | {r['synthesize_s']:.3f} s | {r['witness_map_s']:.3f} s | "
+                     f"{m['a']:.3f} / {m['b']:.3f} / {m['l']:.3f} / {m['h']:.3f} s | {m['g2']:.3f} s | "
+                     f"{r['post_s']:.3f} s ({r['readout_records']:,} records) |")
+    lines += ["", "The MiMC chain circuit of `sw/msm-fpga/examples` (644 constraints per hash); projected rows scale the "
+                  "largest measured size (MSMs by n / log2 n, the witness map by n log2 n, synthesis by n)."]
+    return "\n".join(lines), {"runs": data["runs"]}
+
+
+RENDER = {"field": field, "keccak": keccak, "poseidon": poseidon, "msm": msm, "msm-curves": msm_curves, "groth16": groth16_steps,
           "poseidon-model": poseidon_model, "msm-host": msm_host, "host": host}
 
 

@@ -24,6 +24,10 @@ pub trait CardCurve: SWCurveConfig {
     /// The MSM from the engine's read-out (the layout's buckets, then its partial records) plus the host's terms.
     fn postprocess(layout: &WindowLayout, readout: &[u8], extra: &[(Affine<Self>, [u64; 4])])
         -> Result<Projective<Self>, HostError>;
+
+    /// The read-out the engine gives for `points` and `scalars` (the host library's model of its accumulation; no
+    /// partial records): for benchmarks of the post-processing without a card.
+    fn model_readout(layout: &WindowLayout, points: &[Affine<Self>], scalars: &[[u64; 4]]) -> Vec<u8>;
 }
 
 impl CardCurve for ark_bls12_377::g1::Config {
@@ -43,6 +47,12 @@ impl CardCurve for ark_bls12_377::g1::Config {
     fn postprocess(layout: &WindowLayout, readout: &[u8], extra: &[(Affine<Self>, [u64; 4])])
         -> Result<Projective<Self>, HostError> {
         Ok(zkmsm::post::postprocess(layout, readout, extra)?.into())
+    }
+
+    fn model_readout(layout: &WindowLayout, points: &[Affine<Self>], scalars: &[[u64; 4]]) -> Vec<u8> {
+        let (records, _) = Self::point_records(points);
+        let pre = zkmsm::accumulate::parse_point_records(&records).expect("records of our own conversion");
+        zkmsm::accumulate::accumulate(layout, &pre, scalars)
     }
 }
 
@@ -79,6 +89,9 @@ macro_rules! xyzz_curve {
             fn postprocess(layout: &WindowLayout, readout: &[u8], extra: &[(Affine<Self>, [u64; 4])])
                 -> Result<Projective<Self>, HostError> {
                 xyzz_post(layout, readout, extra)
+            }
+            fn model_readout(layout: &WindowLayout, points: &[Affine<Self>], scalars: &[[u64; 4]]) -> Vec<u8> {
+                zkmsm::xyzz::accumulate::<Self>(layout, points, scalars)
             }
         }
     };
