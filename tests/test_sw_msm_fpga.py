@@ -184,3 +184,19 @@ def test_other_curves_long(curve, seed):
         assert r.returncode == 0 and "ok the proof bytes equal arkworks'" in r.stdout, r.stdout + r.stderr
         assert "ok Groth16::verify" in r.stdout, r.stdout
         print(r.stdout)
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("top", ["MsmAxis_vu9p_model", "MsmAxis_vu9p"])
+def test_groth16_2to12_vu9p_long(top, seed):
+    """the 2^12-constraint circuit (7 MiMC hashes, 4,509 constraints; queries of 4,511, 4,511, 4,510 and 8,191
+    points resident) on the VU9P engine in its board layout (13x13,12x7): its multiplier-model twin, and the real top
+    (the real multipliers: a build of hours here)"""
+    build_sw()
+    refs.cargo_build(CRATE, TARGET, "--examples")
+    with emulator(top) as d:
+        r = prove(d, 7, seed, top=top)
+    print(r.stdout)
+    assert r.returncode == 0, f"SEED={seed}: {r.stdout}{r.stderr}"
+    assert "4509 constraints" in r.stdout and "ok the proof bytes equal arkworks'" in r.stdout, r.stdout
+    assert "ok Groth16::verify" in r.stdout, r.stdout
