@@ -14,10 +14,11 @@
  * retried on another card.
  *
  * Resident points (--resident; reference_model/msm_formats.md, "Point store"): before its first range a card loads
- * every point record into its point store (COUNT, CONTROL bit 2 load, the records on H2C K+1, then STORED must read
- * COUNT), and each range runs with SOURCE = 1, streaming only its scalars on H2C K.  --reuse skips the load of a card
- * whose STORED already equals the point count (the same points loaded by an earlier run: fixed bases, new scalars;
- * the caller vouches that they are the same points).
+ * every point record into its point store as the set at block 0 (BASE 0, COUNT, CONTROL bit 2 load, the records on
+ * H2C K+1, then STORED must read COUNT), and each range runs with SOURCE = 1 at BASE 0, streaming only its scalars on
+ * H2C K.  --reuse skips the load of a card whose last load was at block 0 (STORED_BASE) and whose STORED already
+ * equals the point count (the same points loaded by an earlier run: fixed bases, new scalars; the caller vouches that
+ * they are the same points).
  *
  * Record sizes are the curve's (msm_input: the contract's MSM_RECORD_POINT / MSM_RECORD_BUCKET at its field width,
  * through the host library): BLS12-377 three-beat point and bucket records, BN254 two and three, BLS12-381 three and
@@ -223,12 +224,16 @@ static int load_points(card_state *c, const msm_input *in, char *err, size_t err
             snprintf(why, sizeof why, "its point store holds %u points, the MSM has %zu (--resident)", cap, in->n);
         return range_failed(d, err, errlen, why);
     }
-    if (in->reuse && stored == in->n) {
+    uint32_t stored_base = 0;
+    if (in->reuse && zk_reg_read(d, ZK_MSM_STORED_BASE, &stored_base))
+        return range_failed(d, err, errlen, zk_error(d));
+    if (in->reuse && stored == in->n && stored_base == 0) {
         c->loaded = 1;
         return 0;
     }
     double t0 = now_s();
-    if (zk_reg_write(d, ZK_MSM_CONTROL, 2) || zk_reg_write(d, ZK_MSM_COUNT, (uint32_t)in->n) ||
+    /* zk-msm's points are the set at block 0 (BASE: another program may have left it elsewhere) */
+    if (zk_reg_write(d, ZK_MSM_CONTROL, 2) || zk_reg_write(d, ZK_MSM_BASE, 0) || zk_reg_write(d, ZK_MSM_COUNT, (uint32_t)in->n) ||
         zk_reg_write(d, ZK_MSM_FRAMING, in->chunk && !in->strict) || zk_reg_write(d, ZK_MSM_CONTROL, 4))
         return range_failed(d, err, errlen, zk_error(d));
     size_t per = in->chunk ? aligned_elems(in->chunk, in->point_bytes) : in->n;
@@ -295,7 +300,8 @@ static int run_range(void *vx, int k, size_t first, size_t count, char *err, siz
     uint32_t cap = 0;
     if (zk_reg_write(d, ZK_MSM_CONTROL, 2) || zk_reg_read(d, ZK_MSM_CAPACITY, &cap) ||
         zk_reg_write(d, ZK_MSM_COUNT, (uint32_t)in->n) || zk_reg_write(d, ZK_MSM_FRAMING, in->chunk && !in->strict) ||
-        (cap && zk_reg_write(d, ZK_MSM_SOURCE, c->loaded ? 1 : 0)) || zk_reg_write(d, ZK_MSM_CONTROL, 1))
+        (cap && (zk_reg_write(d, ZK_MSM_SOURCE, c->loaded ? 1 : 0) || zk_reg_write(d, ZK_MSM_BASE, 0))) ||
+        zk_reg_write(d, ZK_MSM_CONTROL, 1))
         return range_failed(d, err, errlen, zk_error(d));
     size_t per = in->chunk ? (in->chunk + 1) / 2 : 0, sbeats = (in->n + 1) / 2;
     char why[1400] = "";
