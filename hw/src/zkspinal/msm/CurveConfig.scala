@@ -164,10 +164,6 @@ object MsmConfig {
   private def proverWindows(c: CurveConfig): Seq[Int] = Seq.fill(41)(6) :+ (c.scalarBits - 41 * 6)
   val proverModel = small2Model.copy(name = "prover_model", windows = proverWindows(CurveConfig.bls12_377_g1),
     scalarBound = None)
-  /** the same on BN254 and BLS12-381 (the XYZZ adder; their 254- and 255-bit scalars take a top window of 8 and 9) */
-  val proverModels: Seq[MsmConfig] = Seq(CurveConfig.bn254_g1 -> "bn254", CurveConfig.bls12_381_g1 -> "bls12_381").map {
-    case (curve, tag) => proverModel.copy(name = s"${tag}_prover_model", curve = curve, windows = proverWindows(curve))
-  }
 
   /** Hardcaml's window shape (13-bit windows, then 12-bit ones, 20 in all) stretched over a curve's scalar bits */
   def hardcamlWindows(scalarBits: Int): Seq[Int] = {
@@ -188,6 +184,12 @@ object MsmConfig {
     * gives two of BN254's; 255-bit scalars: 15 windows of 13 bits, 5 of 12), the points in the four DDR4 channels */
   val bls12_381Vu9p = vu9p.copy(name = "bls12_381_vu9p", curve = CurveConfig.bls12_381_g1, adders = 1,
     windows = hardcamlWindows(CurveConfig.bls12_381_g1.scalarBits))
+  /** the same on BN254 and BLS12-381 (the XYZZ adder; their 254- and 255-bit scalars take a top window of 8 and 9),
+    * with their board engines' adders (BLS12-381's one: two of its adders fit no VU9P SLR) */
+  val proverModels: Seq[MsmConfig] = Seq(bn254Vu9p, bls12_381Vu9p).map { b =>
+    proverModel.copy(name = s"${b.curve.name.stripSuffix("_g1")}_prover_model", curve = b.curve, adders = b.adders,
+      windows = proverWindows(b.curve))
+  }
   /** the boards' multiplier-model twins (simulation only) */
   val boardModels: Seq[MsmConfig] = Seq(bn254Vu9p, bn254C1100, bls12_381Vu9p).map(c =>
     c.copy(name = c.name + "_model", mulModel = true))
