@@ -203,8 +203,15 @@ impl<P: CardCurve> Cards<P> {
         }).min().unwrap_or(0)
     }
 
-    fn live(&self) -> Vec<usize> {
-        (0..self.cards.len()).filter(|&i| self.cards[i].lock().unwrap().failed.is_none()).collect()
+    /// the cards not dropped; an error naming every card's failure when none is left
+    fn live(&self) -> Result<Vec<usize>, Error> {
+        let live: Vec<usize> = (0..self.cards.len()).filter(|&i| self.cards[i].lock().unwrap().failed.is_none()).collect();
+        if live.is_empty() {
+            let why: Vec<String> = self.failures().into_iter().map(|(d, w)| format!("{d}: {w}")).collect();
+            return Err(Error::Card { device: self.prefixes().join(","),
+                                     what: format!("every card has failed ({})", why.join("; ")) });
+        }
+        Ok(live)
     }
 
     /// Converts `bases` to the engine's records once and loads them into every card's point store, beside the base
@@ -223,10 +230,7 @@ impl<P: CardCurve> Cards<P> {
         let (records, exc) = P::point_records(bases);
         let mut buf = DmaBuf::new(records.len()).map_err(Error::Host)?;
         buf.bytes_mut().copy_from_slice(&records);
-        let live = self.live();
-        if live.is_empty() {
-            return Err(Error::Card { device: "every card".into(), what: "failed before".into() });
-        }
+        let live = self.live()?;
         // blocks in every store first (so a set that does not fit one card is refused before any load)
         let mut base = vec![u64::MAX; self.cards.len()];
         for &i in &live {
@@ -383,10 +387,10 @@ impl<P: CardCurve> Bases<'_, P> {
             *self.cards.last.lock().unwrap() = Report::default();
             return Ok(Projective::zero());
         }
-        let live = self.cards.live();
+        let live = self.cards.live()?;
         let layout = &self.cards.layout;
         let nw = layout.num_windows();
-        let nr = live.len().min(nw).max(1);
+        let nr = live.len().min(nw);
         let ranges: Vec<Range> = (0..nr).map(|t| Range { w0: t * nw / nr, w1: (t + 1) * nw / nr, readout: Mutex::new(None) }).collect();
         let offsets: Vec<u32> = layout.widths().iter().scan(0u32, |o, w| { let a = *o; *o += w; Some(a) }).collect();
         let jobs = Mutex::new(Vec::new());
@@ -451,8 +455,8 @@ impl<P: CardCurve> Bases<'_, P> {
         for s in batch {
             self.check(s)?;
         }
-        let live = self.cards.live();
-        if batch.len() < live.len().max(1) {
+        let live = self.cards.live()?;
+        if batch.len() < live.len() {
             return batch.iter().map(|s| self.msm(s)).collect();
         }
         let t0 = Instant::now();
