@@ -200,3 +200,14 @@ def test_groth16_2to12_vu9p_long(top, seed):
     assert r.returncode == 0, f"SEED={seed}: {r.stdout}{r.stderr}"
     assert "4509 constraints" in r.stdout and "ok the proof bytes equal arkworks'" in r.stdout, r.stdout
     assert "ok Groth16::verify" in r.stdout, r.stdout
+
+
+def test_run_sh_prove_usage():
+    """`./run.sh prove` (what test_groth16_on_the_card runs, behind run.sh): its usage, and an unknown option refused"""
+    run = lambda *a: subprocess.run([str(ROOT / "run.sh"), "prove", *a], cwd=ROOT, capture_output=True, text=True,
+                                    timeout=600)
+    r = run("--help")
+    assert r.returncode == 0 and "usage: ./run.sh prove [--curve bls12_377|bn254|bls12_381] [--hashes N]" in r.stdout, \
+        r.stdout + r.stderr
+    r = run("--bogus")
+    assert r.returncode != 0 and "prove: unknown option --bogus" in r.stderr, r.stdout + r.stderr
