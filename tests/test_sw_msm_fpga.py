@@ -75,11 +75,11 @@ def test_cargo_unit_tests():
 
 
 def test_sets_vs_arkworks(dev, seed):
-    r = compare(dev, "sets", 128, seed)
+    r = compare(dev, "sets", 256, seed)
     assert r.returncode == 0, f"SEED={seed}: {r.stdout}{r.stderr}"
     for what in ("random", "zeros", "ones", "r-1", "half-ones", "edges"):
-        assert f"ok {what}: 128 scalars" in r.stdout, r.stdout
-    assert "ok prefix: 65 scalars" in r.stdout and "ok no scalars: zero" in r.stdout, r.stdout
+        assert f"ok {what}: 256 scalars" in r.stdout, r.stdout
+    assert "ok prefix: 129 scalars" in r.stdout and "ok no scalars: zero" in r.stdout, r.stdout
 
 
 def test_batch_overlap(dev, seed):
@@ -94,9 +94,9 @@ def test_batch_overlap(dev, seed):
 
 
 def test_base_sets_side_by_side(dev, seed):
-    r = compare(dev, "two-sets", 128, seed)
+    r = compare(dev, "two-sets", 256, seed)
     assert r.returncode == 0, f"SEED={seed}: {r.stdout}{r.stderr}"
-    for what in ("set A: 128", "set B: 69", "set A again: 128", "set C in A's blocks: 33", "set B after C: 69"):
+    for what in ("set A: 256", "set B: 133", "set A again: 256", "set C in A's blocks: 65", "set B after C: 133"):
         assert f"ok {what} scalars" in r.stdout, r.stdout
 
 
@@ -155,17 +155,17 @@ def test_two_cards(built, seed):
     DMA mid-MSM: named, dropped, and the MSM still equals arkworks' from card 0"""
     from zkspinal.tools.sw import zkemu
     with zkemu.cards([TOP] * 2) as c:
-        r = compare(f"all:{c.dir}", "sets", 64, seed)
+        r = compare(f"all:{c.dir}", "sets", 256, seed)
         assert r.returncode == 0, f"SEED={seed}: {r.stdout}{r.stderr}"
-        assert "ok random: 64 scalars" in r.stdout and "dropped" not in r.stdout, r.stdout
-        r = compare(",".join(c.prefixes), "batch", 64, seed)
+        assert "ok random: 256 scalars" in r.stdout and "dropped" not in r.stdout, r.stdout
+        r = compare(",".join(c.prefixes), "batch", 256, seed)
         assert r.returncode == 0, f"SEED={seed}: {r.stdout}{r.stderr}"
         m = re.search(r"jobs per card \[(\d+), (\d+)\]", r.stdout)
         assert m and int(m.group(1)) > 0 and int(m.group(2)) > 0 and int(m.group(1)) + int(m.group(2)) == 4, r.stdout
-    with zkemu.cards([TOP] * 2, extra={1: ["--dma-error-after-beats", "400"]}) as c:
-        r = compare(",".join(c.prefixes), "sets", 64, seed)
+    with zkemu.cards([TOP] * 2, extra={1: ["--dma-error-after-beats", "1000"]}) as c:
+        r = compare(",".join(c.prefixes), "sets", 256, seed)
         assert r.returncode == 0, f"SEED={seed}: {r.stdout}{r.stderr}"
-        assert "ok random: 64 scalars" in r.stdout, r.stdout
+        assert "ok random: 256 scalars" in r.stdout, r.stdout
         assert f"dropped {c.prefixes[1]}: " in r.stdout and "Input/output error" in r.stdout, r.stdout
 
 
