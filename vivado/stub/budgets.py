@@ -101,10 +101,7 @@ OTHER = {
 LUT_TARGET_ALSO = ("MsmAxis_bn254_vu9p", "MsmAxis_bls12_381_vu9p", "MsmAxis_bn254_c1100")
 # Tops whose whole-top synthesis has not been recorded yet, with the reason: tests/test_fit.py skips them by name
 # (visible in every run) instead of passing; an entry goes once `python -m zkspinal.synth.fit TOP` has run.
-PENDING: dict[str, str] = {
-    **{t: "issue 36: the whole-top yosys run of the new curves' board tops (emitted on demand) is still to come"
-       for t in ("MsmAxis_bls12_381_vu9p",)},
-}
+PENDING: dict[str, str] = {}
 # Shipped tops that fit their part but miss a budget target today, with the reason and what is missed (the scopes
 # whose LUT budget is over).  tests/test_fit.py requires exactly these misses: a top that overflows, misses another
 # target or another scope fails, and so does a top listed here that meets its targets (the entry must go).
