@@ -152,6 +152,10 @@ impl WindowLayout {
     pub fn num_windows(&self) -> usize {
         self.widths.len()
     }
+    /// the first scalar bit of each window
+    pub fn offsets(&self) -> &[u32] {
+        &self.offsets
+    }
     pub fn widths(&self) -> &[u32] {
         &self.widths
     }

@@ -392,7 +392,7 @@ impl<P: CardCurve> Bases<'_, P> {
         let nw = layout.num_windows();
         let nr = live.len().min(nw);
         let ranges: Vec<Range> = (0..nr).map(|t| Range { w0: t * nw / nr, w1: (t + 1) * nw / nr, readout: Mutex::new(None) }).collect();
-        let offsets: Vec<u32> = layout.widths().iter().scan(0u32, |o, w| { let a = *o; *o += w; Some(a) }).collect();
+        let offsets = layout.offsets();
         let jobs = Mutex::new(Vec::new());
         let run = |slot: usize, t: usize| -> Result<(), String> {
             let r = &ranges[t];
@@ -409,7 +409,7 @@ impl<P: CardCurve> Bases<'_, P> {
                 Err(e) => Err(e.to_string()),
             }
         };
-        self.spread(&live, nr, 1, "window range(s)", run)?;
+        self.spread(&live, nr, 1, "window range(s)", |slot, first, count| (first..first + count).try_for_each(|t| run(slot, t)))?;
         // the first range's read-out is the bucket set; every other range's records follow as partial records
         let bb = Self::bucket_bytes();
         let mut all = Vec::new();
@@ -424,16 +424,14 @@ impl<P: CardCurve> Bases<'_, P> {
         Ok(result)
     }
 
-    /// runs `run(slot, item)` over the live cards (slot: the index into `live`) with zk_spread; a failed card is
-    /// marked failed, its items retried on the others
+    /// runs `run(slot, first, count)`, a job of items [first, first + count), over the live cards (slot: the index
+    /// into `live`) with zk_spread; a failed card is marked failed, its items retried on the others
     fn spread<F>(&self, live: &[usize], items: usize, max_chunk: usize, what: &str, run: F) -> Result<(), Error>
     where
-        F: Fn(usize, usize) -> Result<(), String> + Sync,
+        F: Fn(usize, usize, usize) -> Result<(), String> + Sync,
     {
         let names: Vec<String> = live.iter().map(|&k| self.cards.cards[k].lock().unwrap().prefix.clone()).collect();
-        let (r, stats) = zkxdma::spread(&names, items, max_chunk, what, |slot, first, count| {
-            (first..first + count).try_for_each(|t| run(slot, t))
-        });
+        let (r, stats) = zkxdma::spread(&names, items, max_chunk, what, run);
         for (slot, st) in stats.cards.iter().enumerate() {
             if let Some(why) = &st.failed {
                 self.cards.cards[live[slot]].lock().unwrap().failed = Some(why.clone());
@@ -472,8 +470,7 @@ impl<P: CardCurve> Bases<'_, P> {
         // a job of MSMs [first, first + count) on one card: while the card runs MSM m, a host thread encodes the
         // scalars of m + 1 and post-processes m - 1
         let per = batch.len().div_ceil(live.len());
-        let names: Vec<String> = live.iter().map(|&k| self.cards.cards[k].lock().unwrap().prefix.clone()).collect();
-        let (r, stats) = zkxdma::spread(&names, batch.len(), per, "MSM(s)", |slot, first, count| {
+        self.spread(&live, batch.len(), per, "MSM(s)", |slot, first, count| {
             let k = live[slot];
             let prep = |m: usize| self.cards.beats(batch[m], 0, 256).map_err(|e| e.to_string());
             let mut next = Some(prep(first)?);
@@ -504,13 +501,7 @@ impl<P: CardCurve> Bases<'_, P> {
                 post(pm, out, p)?;
             }
             Ok(())
-        });
-        for (slot, st) in stats.cards.iter().enumerate() {
-            if let Some(why) = &st.failed {
-                self.cards.cards[live[slot]].lock().unwrap().failed = Some(why.clone());
-            }
-        }
-        r.map_err(|what| Error::Card { device: names.join(","), what })?;
+        })?;
         self.report(t0, jobs.into_inner().unwrap());
         results.into_iter().enumerate()
             .map(|(m, r)| r.into_inner().unwrap().ok_or_else(|| Error::Host(format!("MSM {m} of the batch has no result"))))
