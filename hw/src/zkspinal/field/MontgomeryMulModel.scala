@@ -6,7 +6,7 @@ import spinal.core._
 import spinal.lib._
 
 /** Simulation model of [[MontgomeryMul]]: the same product a*b*R^-1 mod p (fully reduced, so the same bits for
-  * a, b < p), the same interface and the same `latency`, written as one wide multiply and modulo.  Not for
+  * a, b < p), the same interface and the same `latency`, written as wide multiplies and moduli.  Not for
   * synthesis: it lets Verilator build an engine with many multipliers (the MSM adder's seven, a Poseidon core's
   * twenty) in seconds instead of compiling 100 MB of bit-level C++, for the scheduler/memory/AXI tests, soaks and
   * cycle benchmarks, whose cycle counts do not depend on how the product is computed.  The real multiplier is
@@ -15,13 +15,22 @@ import spinal.lib._
   */
 class MontgomeryMulModel(val field: FieldConfig, val latency: Int, val dspTiles: Int)
     extends FlowCore(field.width, 2, field.width) {
-  require(latency >= 1)
+  require(latency >= 2)
   private val n = field.width
   private val a = operand(0)
   private val b = operand(1)
-  private val t = a.value * b.value * U(field.rInv, n bits)
-  private val r = (t % U(field.p, n bits)).resize(n)
-  drive(Timed(Delay(r, latency - 1), latency))
+  private val p = U(field.p, n bits)
+  // (a*b mod p) * R^-1 mod p: two 2n-bit products rather than one 3n-bit one (a simulator's wide multiply costs
+  // about the cube of the product's words), taken into the stage-2 register only for a valid operation, so an idle
+  // cycle computes nothing (the result of an invalid slot is the last valid one: no user reads it)
+  private val ab = ((a.value * b.value) % p).resize(n)
+  private val r = ((ab * U(field.rInv, n bits)) % p).resize(n)
+  drive(Timed(Delay(RegNextWhen(r, ModelGate.valid(io.input.valid, a.at)), latency - 2), latency))
+}
+
+/** The simulation models' register enable: the input's valid at the operands' stage. */
+object ModelGate {
+  def valid(inputValid: Bool, stage: Int): Bool = Delay(inputValid, stage, init = False)
 }
 
 /** Simulation model of [[ExpandedConstMul]]: x * C_0 mod p (C_0 is the constant itself; the other digit multiples
@@ -29,10 +38,12 @@ class MontgomeryMulModel(val field: FieldConfig, val latency: Int, val dspTiles:
   * (RomConstMul) and runs inside the real Poseidon tops. */
 class ExpandedConstMulModel(val field: FieldConfig, digits: Int, val latency: Int, val dspTiles: Int)
     extends FlowCore(field.width, 1 + digits, field.width) {
-  require(latency >= 1)
+  require(latency >= 2)
   override def operandLag(i: Int): Int = ExpandedConstMul.operandLag(i) // as the real core reads its words
-  private val r = ((operand(0).value * operand(1).value) % U(field.p, field.width bits)).resize(field.width)
-  drive(Timed(Delay(r, latency - 1), latency))
+  private val x = operand(0)
+  private val r = ((x.value * operand(1).value) % U(field.p, field.width bits)).resize(field.width)
+  // computed only for a valid operation, as MontgomeryMulModel
+  drive(Timed(Delay(RegNextWhen(r, ModelGate.valid(io.input.valid, x.at)), latency - 2), latency))
 }
 
 object MontgomeryMulModel {

@@ -41,10 +41,18 @@ class XyzzAdder(val field: FieldConfig, cfg: ArithConfig = ArithConfig(), mulMod
   }
   private val one = U(field.rModP, n bits) // 1 in the Montgomery domain
 
+  /** the input's valid at stage s (registers made once, as the stages ask for them) */
+  private val validAt = scala.collection.mutable.ArrayBuffer(io.input.valid)
+  private def validAtStage(s: Int): Bool = {
+    while (validAt.size <= s) validAt += RegNext(validAt.last, init = False)
+    validAt(s)
+  }
   private def core(name: String, c: => FlowCore, a: Timed[UInt], b: Timed[UInt]): Timed[UInt] = {
     require(a.at == b.at, s"$name: operands of one stage (${a.at}, ${b.at})")
     val m = c.setName(name)
-    m.io.input.valid := True // a data path: the valid bit travels beside it
+    // a data path: the valid bit travels beside it (io.output.valid); the multiplier model computes only for a valid
+    // operation (MontgomeryMulModel), so the twin gets the stage's valid, the real cores need none
+    m.io.input.valid := (if (mulModel) validAtStage(a.at) else True)
     m.io.input.payload(0) := a.value
     m.io.input.payload(1) := b.value
     Timed(m.io.output.payload, a.at + m.latency)
