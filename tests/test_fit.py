@@ -3,8 +3,8 @@ vivado/lib/zk_fit.tcl).
 
 Quick tier: the recorded yosys figures of every top the Vivado scripts build by default or as a documented profile
 fit their board with the platform's share, on the part and on every SLR the floorplan places them in, and meet the
-budget targets; the records are what fit.py computes from them; a deliberately oversized configuration (sixteen fully
-pipelined Keccak test_speed units, KeccakSpeed_r24_u16) synthesized by yosys does not fit the C1100, its table says
+budget targets; the records are what fit.py computes from them; a deliberately oversized configuration (255 Keccak
+test_speed units of one round per cycle, KeccakSpeed_r1_u255) synthesized by yosys does not fit the C1100, its table says
 so and the Vivado build refuses it before packaging anything.  Long tier: each shipped top synthesized again (yosys,
 cached by the Verilog's md5) and checked, its record equal to the fresh figures.
 """
@@ -20,7 +20,7 @@ from zkspinal.paths import ROOT
 from zkspinal.sim import simrun
 from zkspinal.synth import fit, hier
 
-OVERSIZED = "KeccakSpeed_r24_u16"
+OVERSIZED = "KeccakSpeed_r1_u255"
 
 
 def test_budgets_are_consistent():
@@ -70,6 +70,10 @@ def test_other_top_fits(top):
     assert rec["board"] == B.board_of(top)
     for board in B.OTHER[top]:
         assert fit.overflows(top, board, fit.table(board, rec["part"])) == [], board
+    if top in B.UNPLACED:  # its part fits, its board's floorplan does not place it: the overflow must be there
+        over = fit.overflows(top, rec["board"], fit.table(rec["board"], rec["part"], rec["slrs"]))
+        assert over, f"{top} is placed now: remove it from UNPLACED ({B.UNPLACED[top]})"
+        return
     if top in B.LUT_TARGET_ALSO:  # the routability target on its own board: the part and each SLR placed
         rows = fit.table(rec["board"], rec["part"], rec["slrs"])
         lut = [m for m in fit.target_misses(top, rec["board"], rows) if "LUT6 sites + SRL" in m]
@@ -88,7 +92,7 @@ def test_every_buildable_top_is_listed():
 
 
 def oversized_record(tmp_path):
-    """KeccakSpeed_r24_u16 through yosys (hierarchically: one Keccak round mapped once) and its record."""
+    """KeccakSpeed_r1_u255 through yosys (hierarchically: the unit's one-round core mapped once) and its record."""
     syn = hier.run(simrun.RTL / simrun.top_info(OVERSIZED)["file"], OVERSIZED, depth=False)
     records = tmp_path / "records.tsv"
     rows, misses = fit.check_and_record(OVERSIZED, "c1100", syn, simrun.top_info(OVERSIZED)["md5"], records=records)
@@ -96,7 +100,7 @@ def oversized_record(tmp_path):
 
 
 def test_oversized_configuration_does_not_fit(tmp_path):
-    """Sixteen fully pipelined Keccak units overflow the C1100's LUTs: the table marks it, the Vivado build refuses."""
+    """255 Keccak units of one round per cycle overflow the C1100's LUTs: the table marks it, the Vivado build refuses."""
     syn, rows, misses, records = oversized_record(tmp_path)
     lut = next(r for r in rows if r["scope"] == "part" and r["resource"] == "lut")
     assert not lut["fits"] and lut["core"] == syn["lut_sites"] + syn["srl"] > 870_720 - 62_000
@@ -125,6 +129,8 @@ def test_top_synthesized_fits(tmp_path, top):
                                         records=tmp_path / "records.tsv", verilog=simrun.RTL / info["file"])
     if top in B.SHIPPED:
         assert_targets(top, board, rows)
+    elif top in B.UNPLACED:  # the part fits, the floorplan's placement does not
+        assert fit.overflows(top, board, fit.table(board, fit.use(syn))) == [] and fit.overflows(top, board, rows)
     else:
         assert fit.overflows(top, board, rows) == []
     assert B.records(tmp_path / "records.tsv")[top] == {**B.records()[top], "md5": info["md5"]}

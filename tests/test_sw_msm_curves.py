@@ -3,7 +3,7 @@
 4 KiB page, for streamed and resident jobs), two-beat point records and three-beat bucket records.
 Results against arkworks (zk-msm's own CPU check, and `host-msm msm --curve bn254` on the same data-set directory);
 the curve taken from the card's identity (VERSION[31:16]) when --curve is absent; a --curve other than the card's
-refused before anything is sent (exit 2), also on a BLS12-377 card (MsmAxis_small_model), and cards of two curves in
+refused before anything is sent (exit 2), also on a BLS12-377 card (MsmAxis_small2_model), and cards of two curves in
 one run; zk-status naming the curve."""
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from zkspinal.tools.sw import VALGRIND, emulator, ok, tool, zkemu
 
 # one BN254 card build for the quick tier: two adders and a point store, serving streamed and resident jobs
 BN_TOP = BN_STORE_TOP = "MsmAxis_bn254_small2_model"
-BLS377_TOP = "MsmAxis_small_model"            # a BLS12-377 card
+BLS377_TOP = "MsmAxis_small2_model"           # a BLS12-377 card (test_sw_msm's: no build of its own)
 MASK24 = (1 << 24) - 1
 
 

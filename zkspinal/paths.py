@@ -26,3 +26,12 @@ def top_info(top: str, rtl: Path = RTL) -> dict:
     if top not in m:
         raise RuntimeError(f"top {top} is not in {Path(rtl) / 'manifest.json'}: emit it first")
     return m[top]
+
+
+def msm_configs(rtl: Path = RTL) -> dict:
+    """{MsmAxis top: {curve, windows, adders, on_demand}} of every MSM configuration, on-demand ones included (the
+    generator writes it with every emit, without elaborating the tops)."""
+    path = Path(rtl) / "msm_configs.json"
+    if not path.exists():
+        raise RuntimeError(f"{path} is missing: run ./run.sh (or ./mill hw.runMain zkspinal.emit.Emit) first")
+    return json.loads(path.read_text())

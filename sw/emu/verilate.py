@@ -6,6 +6,7 @@ in <out>/build.log, FST tracing with waves=True.  (The cocotb simulations build 
 zkspinal/sim/simrun.py.)"""
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -20,7 +21,9 @@ def build_exe(top: str, verilog: list[Path], cpp: list[Path], out: Path, name: s
     -O level (None: its default)."""
     cflags = " ".join(["-std=c++17", *(f"-I{d}" for d in include),
                        *(f"-D{k}={v}" for k, v in (defines or {}).items())])
-    cmd = ["verilator", "--cc", "--exe", "--build", "-j", "1", "--top-module", top, *buildlock.VERILATOR_FLAGS,
+    # every CPU for the C++ compile (a model splits into many files): a test worker waiting on this build's lock
+    # leaves its CPU to it, as cocotb's runner does for the cocotb builds
+    cmd = ["verilator", "--cc", "--exe", "--build", "-j", str(os.cpu_count() or 1), "--top-module", top, *buildlock.VERILATOR_FLAGS,
            *([verilator_opt] if verilator_opt else []), *(["--trace-fst"] if waves else []),
            "--Mdir", str(out), "-o", name, "-CFLAGS", cflags,
            "-MAKEFLAGS", f"CFG_CXXFLAGS_PCH_I=-include OPT_FAST={opt_fast}",
@@ -33,5 +36,6 @@ def build_exe(top: str, verilog: list[Path], cpp: list[Path], out: Path, name: s
         if r.returncode != 0 or not exe.exists():
             tail = (out / "build.log").read_text()[-4000:]
             raise RuntimeError(f"Verilator build of {name} for {top} failed (log {out / 'build.log'}):\n{tail}")
-    buildlock.rebuild(out, buildlock.stamp([*verilog, *cpp, *inputs], " ".join(cmd)), compile_exe, exe.exists)
+    flags = " ".join(cmd[:4] + cmd[6:])  # the stamp: every flag but the job count, which changes no result
+    buildlock.rebuild(out, buildlock.stamp([*verilog, *cpp, *inputs], flags), compile_exe, exe.exists)
     return exe

@@ -48,7 +48,9 @@ set_clock_groups -asynchronous -group [get_clocks -of_objects [get_pins -hier -f
 # (6,840 / 3), so two of them (T' = E*H and W' = F*G, the last products, whose results only wait for the write-back)
 # sit in SLR1 with the shell: 5 x 417 = 2,085 per adder SLR, 4 x 417 = 1,668 in SLR1.  Their operands and results
 # leave and enter registers on both sides (FlowCore inputs and outputs are registers).
-# -quiet: a core without adders (PairFixture, a one-adder MsmAxis) leaves the adder pblocks empty.
+# -quiet: a core without adders (PairFixture) leaves the adder pblocks empty; a one-adder MsmAxis has lanes_0 and
+# gets pb_zk_adder0 (its products and bucket memories must fit SLR0: BLS12-381's 4,400 DSP48E2 and 440 URAM288 do
+# not, and the build refuses it until a floorplan splits that adder over SLRs).
 create_pblock pb_zk_shell
 resize_pblock [get_pblocks pb_zk_shell] -add {SLR1}
 add_cells_to_pblock [get_pblocks pb_zk_shell] [get_cells -quiet {zk_vu9p_i/xdma_0 zk_vu9p_i/h2c* zk_vu9p_i/c2h* zk_vu9p_i/axil_ic zk_vu9p_i/sys}]

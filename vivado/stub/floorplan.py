@@ -1,5 +1,5 @@
 """The floorplan of a board's constraints (pblocks of whole SLRs) against the block design: every adder of the MSM
-engine (MsmLane lanes_a, from the manifest's `adders`) in exactly one pblock of one SLR of its own, next to the
+engine (MsmLane lanes_a, from the manifest's `adders`, one-adder engines too) in exactly one pblock of one SLR of its own, next to the
 shell's SLR, each of its Montgomery products (the instances of the bucket adder in the Verilog) in exactly one
 pblock, and no SLR given more DSP48E2 than it has (the manifest's DSP tiles per product); every cell on the core's
 stream and register paths (XDMA, FIFOs, width converters, frame adapters,
@@ -113,7 +113,7 @@ class FloorplanChecks:
         core = self.rec["cells"].get("/core", {}).get("vlnv", "::").split(":")[2]
         info = json.loads((self.rtl_dir / "manifest.json").read_text()).get(core, {})
         adders = int(info.get("adders", 0)) if info.get("kind") == "MsmAxis" else 0
-        if adders < 2:
+        if adders < 1:
             return
         if adders > len(fp["adders"]):
             self.bad(f"{core} has {adders} adders; the {self.board} floorplan places {len(fp['adders'])}")
@@ -133,6 +133,7 @@ class FloorplanChecks:
                     dsp[ps] += per_product
             if s is None:
                 continue
+            # a one-adder engine's lane goes to the first adder pblock like any lane 0 (the XDC's rule is by name)
             if s in used:
                 self.bad(f"adders {used[s]} and {a} share SLR{s}: each adder needs an SLR of its own")
             used[s] = a

@@ -41,11 +41,11 @@ def placement(board: str, syn: dict, adders: int = 0, verilog: Path | None = Non
     (MsmLane, with its adder and bucket memories) in its pblock's SLR, each Montgomery product of the lane's adder
     (instances read from `verilog`) in the SLR of the pblock that takes it (on the VU9P two of the seven sit in the
     shell's SLR: one lane's DSPs exceed an SLR's), the rest of the top in the shell's SLR.  {} when the board has
-    no floorplan or the top fewer than two adders (the floorplan leaves a one-adder engine to the placer)."""
+    no floorplan or the top no adder (a one-adder engine's lane goes to the first adder pblock, as lane 0 of two)."""
     from vivado_stub import floorplan
 
     fp = BOARDS[board].get("floorplan")
-    if not fp or adders < 2:
+    if not fp or adders < 1:
         return {}
     # one module per lane when the lanes differ (their windows): MsmLane, MsmLane_1, ... in lane order
     mods = syn.get("modules", {})

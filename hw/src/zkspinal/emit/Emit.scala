@@ -88,6 +88,14 @@ object Emit {
     // the tops a plain run leaves out, by name: rtl.ensure emits one when asked and refuses a name on neither list
     Files.write(Paths.get(s"$out/on_demand.json"), allTops.filter(_.onDemand).map(t => ujson.Str(t.name).render())
       .mkString("[\n  ", ",\n  ", "\n]\n").getBytes)
+    // every MSM configuration's layout, the on-demand ones too (no elaboration: the host's board defaults are
+    // checked against it without emitting a board top)
+    val msm = zkspinal.msm.MsmConfig.all.map { c =>
+      "  " + ujson.Str(s"MsmAxis_${c.name}").render() + ": " + ujson.Obj("curve" -> c.curve.name,
+        "windows" -> ujson.Arr(c.windows.map(w => ujson.Num(w)): _*), "adders" -> c.adders,
+        "on_demand" -> zkspinal.msm.MsmConfig.onDemand.contains(c)).render()
+    }
+    Files.write(Paths.get(s"$out/msm_configs.json"), msm.mkString("{\n", ",\n", "\n}\n").getBytes)
     // the host contract beside the Verilog: tests/test_contract.py compares it with the committed copies
     ContractFiles.write(s"$out/contract")
   }
