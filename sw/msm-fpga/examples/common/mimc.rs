@@ -7,6 +7,7 @@ use ark_r1cs_std::alloc::AllocVar;
 use ark_r1cs_std::eq::EqGadget;
 use ark_r1cs_std::fields::fp::FpVar;
 use ark_r1cs_std::fields::FieldVar;
+use ark_r1cs_std::R1CSVar;
 use ark_relations::r1cs::{ConstraintSynthesizer, ConstraintSystemRef, SynthesisError};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -50,7 +51,12 @@ impl<F: PrimeField> ConstraintSynthesizer<F> for MimcChain<F> {
         for _ in 0..self.hashes {
             for ci in &self.constants {
                 let t = &xl + *ci;
-                let next = t.square()? * &t + &xr;
+                let t2 = t.square()?;
+                // the round's output is a variable of its own (t^2 * t = next - xr): as a sum `t^2 * t + xr` the
+                // linear combinations would chain through the Feistel rounds and grow with each, quadratic memory
+                // at setup
+                let next = FpVar::new_witness(cs.clone(), || Ok(t2.value()? * t.value()? + xr.value()?))?;
+                t2.mul_equals(&t, &(&next - &xr))?;
                 xr = xl;
                 xl = next;
             }
