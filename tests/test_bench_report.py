@@ -395,6 +395,11 @@ def test_msm_per_curve_renders():
     md, _ = sections.msm_per_curve({"msm-curves": {"runs": runs[:1]}})
     assert "Every curve's targets met" in md and "not measured in this run" not in md
     assert sections.msm_per_curve({}) is None
+    # the BLS12-377 row alone (a report without `bench msm-curves`) claims nothing of the other curves
+    eng = {"top": "MsmAxis_vu9p_model", "curve": "bls12_377_g1", "board": "vu9p", "mhz": 278, "synth": None,
+           "rows": [], "projection": None}
+    md, _ = sections.msm_per_curve({"msm": {**runs[0], **eng}})
+    assert "No BN254 or BLS12-381 engine in this run" in md and "Every curve's targets met" not in md
     detail, _ = sections.msm_curves({"runs": [runs[0], {**runs[1], "missed": []}]}, None)
     assert "### `MsmAxis_bn254_vu9p_model` (BN254 G1, vu9p, 278 MHz)" in detail
     assert "the real top was not synthesized in this run" in detail

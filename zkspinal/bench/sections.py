@@ -537,15 +537,18 @@ def msm_per_curve(results: dict) -> tuple[str, dict] | None:
         row, fig = _curve_row(run)
         lines.append(row)
         figs["rows"].append(fig)
-    missed = [m for run in runs[1 if results.get("msm") else 0:] for m in run.get("missed", [])]
+    others = runs[1 if results.get("msm") else 0:]
+    missed = [m for run in others for m in run.get("missed", [])]
+    verdict = (_verdict(missed, "Every curve's targets met (BN254 and BLS12-381 rows; BLS12-377's verdicts are in its "
+                                "own section)" + ("." if all(run.get("synth") for run in runs) else
+                                                  "; the area of the rows marked not synthesized is not measured "
+                                                  "in this run."))
+               if others else "No BN254 or BLS12-381 engine in this run (`./run.sh bench msm-curves` measures "
+                              "them); BLS12-377's verdicts are in its own section.")
     lines += ["", "Projected from the multiplier-model twins' cycles (Verilator) at the board's core clock; busy = the "
                   "lowest adder's additions per accumulate cycle; resources from yosys of the real top "
                   "(hierarchical), with the platform's share of `vivado/fit/budgets.tsv`.  Details: the sections of "
-                  "`bench msm` (BLS12-377) and `bench msm-curves` (the others).", "",
-              _verdict(missed, "Every curve's targets met (BN254 and BLS12-381 rows; BLS12-377's verdicts are in its "
-                               "own section)" + ("." if all(run.get("synth") for run in runs) else
-                                                 "; the area of the rows marked not synthesized is not measured "
-                                                 "in this run."))]
+                  "`bench msm` (BLS12-377) and `bench msm-curves` (the others).", "", verdict]
     return "\n".join(lines), figs
 
 
