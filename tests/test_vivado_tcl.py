@@ -184,6 +184,23 @@ def memory_refusal(top: str, board: str) -> str | None:
     return None
 
 
+def floorplan_refusal(top: str, board: str) -> str | None:
+    """What the floorplan check says of a top the board's floorplan cannot place, else None: the VU9P XDC puts a
+    one-adder engine's lane in SLR0 whole, and BLS12-381's adder (ten products of 440 DSP48E2) does not fit there
+    (vivado/stub/budgets.py UNPLACED)."""
+    info = top_info(top)
+    if board == "vu9p" and info.get("kind") == "MsmAxis" and info.get("adders") == 1 \
+            and info.get("curve") == "bls12_381_g1":
+        return "SLR0 is given 4,400 DSP48E2 of Montgomery products (440 each); it has 2,280"
+    return None
+
+
+def assert_floorplan_refused(proc, record: Path, board: str, refusal: str):
+    """the block design is whole, and the floorplan check's one problem is the refusal"""
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert vcheck.check(record, board) == [refusal]
+
+
 @pytest.mark.parametrize("board", BOARDS)
 @pytest.mark.parametrize("kind", list(CORE_KINDS))
 def test_block_design(tmp_path, board, kind):
@@ -199,7 +216,10 @@ def test_block_design(tmp_path, board, kind):
             # a core whose card memory the board cannot give is refused, not built half-connected
             assert proc.returncode != 0 and refusal in proc.stderr, proc.stderr
             continue
-        assert_clean(proc, record, board)
+        if fp := floorplan_refusal(top, board):
+            assert_floorplan_refused(proc, record, board, fp)
+        else:
+            assert_clean(proc, record, board)
         cells = {f["path"]: f["vlnv"] for f in facts(record, "cell")}
         assert cells["/core"].split(":")[2] == top
         ifs = vrtl.interfaces(top)
@@ -581,10 +601,9 @@ def test_vu9p_card_memory(tmp_path, top):
         pytest.skip(f"{top} not emitted")
     assert json.loads((RTL / "manifest.json").read_text())[top]["point_store"]["channels"] == 4
     proc, record = bd(tmp_path, "vu9p", "--core", top)
-    if top in B.UNPLACED:  # the block design is whole; the floorplan's lane 0 does not fit SLR0 (its own test)
-        assert proc.returncode == 0, proc.stdout + proc.stderr
-        problems = vcheck.check(record, "vu9p")
-        assert problems and all("SLR0 is given" in p for p in problems), problems
+    if fp := floorplan_refusal(top, "vu9p"):  # the block design is whole; lane 0 does not fit SLR0 (its own test)
+        assert top in B.UNPLACED
+        assert_floorplan_refused(proc, record, "vu9p", fp)
     else:
         assert_clean(proc, record, "vu9p")
     cells = {f["path"]: f["vlnv"].split(":")[2] for f in facts(record, "cell")}
@@ -615,9 +634,8 @@ def test_vu9p_one_adder_beyond_an_slr_refused(tmp_path):
     info = top_info(top)
     assert info["adders"] == 1 and info["dsp_tiles"] == 4400
     proc, record = bd(tmp_path, "vu9p", "--core", top)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    problems = vcheck.check(record, "vu9p")
-    assert problems == ["SLR0 is given 4,400 DSP48E2 of Montgomery products (440 each); it has 2,280"], problems
+    assert_floorplan_refused(proc, record, "vu9p",
+                             "SLR0 is given 4,400 DSP48E2 of Montgomery products (440 each); it has 2,280")
 
 
 def broken_scripts(tmp_path: Path, edits: list[tuple[str, str, str]]) -> Path:
