@@ -12,12 +12,17 @@ RTL = BUILD / "rtl"
 SW = ROOT / "sw"
 
 
-def manifest(rtl: Path = RTL) -> dict:
-    """{top: entry} of the tops emitted into `rtl`."""
-    path = Path(rtl) / "manifest.json"
+def _emitted(rtl: Path, name: str) -> dict:
+    """a JSON file every emit writes into `rtl`; a clear error when there was no emit"""
+    path = Path(rtl) / name
     if not path.exists():
         raise RuntimeError(f"{path} is missing: run ./run.sh (or ./mill hw.runMain zkspinal.emit.Emit) first")
     return json.loads(path.read_text())
+
+
+def manifest(rtl: Path = RTL) -> dict:
+    """{top: entry} of the tops emitted into `rtl`."""
+    return _emitted(rtl, "manifest.json")
 
 
 def top_info(top: str, rtl: Path = RTL) -> dict:
@@ -31,7 +36,4 @@ def top_info(top: str, rtl: Path = RTL) -> dict:
 def msm_configs(rtl: Path = RTL) -> dict:
     """{MsmAxis top: {curve, windows, adders, on_demand}} of every MSM configuration, on-demand ones included (the
     generator writes it with every emit, without elaborating the tops)."""
-    path = Path(rtl) / "msm_configs.json"
-    if not path.exists():
-        raise RuntimeError(f"{path} is missing: run ./run.sh (or ./mill hw.runMain zkspinal.emit.Emit) first")
-    return json.loads(path.read_text())
+    return _emitted(rtl, "msm_configs.json")

@@ -21,9 +21,7 @@ def build_exe(top: str, verilog: list[Path], cpp: list[Path], out: Path, name: s
     -O level (None: its default)."""
     cflags = " ".join(["-std=c++17", *(f"-I{d}" for d in include),
                        *(f"-D{k}={v}" for k, v in (defines or {}).items())])
-    # every CPU for the C++ compile (a model splits into many files): a test worker waiting on this build's lock
-    # leaves its CPU to it, as cocotb's runner does for the cocotb builds
-    cmd = ["verilator", "--cc", "--exe", "--build", "-j", str(os.cpu_count() or 1), "--top-module", top, *buildlock.VERILATOR_FLAGS,
+    cmd = ["verilator", "--cc", "--exe", "--build", "--top-module", top, *buildlock.VERILATOR_FLAGS,
            *([verilator_opt] if verilator_opt else []), *(["--trace-fst"] if waves else []),
            "--Mdir", str(out), "-o", name, "-CFLAGS", cflags,
            "-MAKEFLAGS", f"CFG_CXXFLAGS_PCH_I=-include OPT_FAST={opt_fast}",
@@ -32,10 +30,14 @@ def build_exe(top: str, verilog: list[Path], cpp: list[Path], out: Path, name: s
 
     def compile_exe() -> None:
         with open(out / "build.log", "w") as log:
-            r = subprocess.run(cmd, cwd=out, env=buildlock.verilator_env(), stdout=log, stderr=subprocess.STDOUT)
+            # every CPU for the C++ compile (a model splits into many files): a test worker waiting on this build's
+            # lock leaves its CPU to it, as cocotb's runner does for the cocotb builds
+            jobs = ["-j", str(os.cpu_count() or 1)]  # after --build
+            r = subprocess.run([*cmd[:4], *jobs, *cmd[4:]], cwd=out, env=buildlock.verilator_env(), stdout=log,
+                               stderr=subprocess.STDOUT)
         if r.returncode != 0 or not exe.exists():
             tail = (out / "build.log").read_text()[-4000:]
             raise RuntimeError(f"Verilator build of {name} for {top} failed (log {out / 'build.log'}):\n{tail}")
-    flags = " ".join(cmd[:4] + cmd[6:])  # the stamp: every flag but the job count, which changes no result
-    buildlock.rebuild(out, buildlock.stamp([*verilog, *cpp, *inputs], flags), compile_exe, exe.exists)
+    # the stamp: the command without the job count, which changes no result
+    buildlock.rebuild(out, buildlock.stamp([*verilog, *cpp, *inputs], " ".join(cmd)), compile_exe, exe.exists)
     return exe
