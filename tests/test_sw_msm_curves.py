@@ -8,9 +8,11 @@ one run; zk-status naming the curve."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import struct
 import subprocess
+import time
 
 import pytest
 
@@ -186,3 +188,26 @@ def test_bls12_381_streamed(built, tmp_path, seed):  # noqa: F811
         assert r.stdout == result, f"SEED={seed}"
         bad = tool("zk-msm", "-d", dev, "-g", 4, "--curve", "bn254", *SMALL)
         assert bad.returncode == 2 and "bls12_381" in bad.stderr and "bn254" in bad.stderr, bad.stderr
+
+
+@pytest.mark.long  # the board tops' real multipliers: a build of about 35 minutes and hours of simulation each
+@pytest.mark.parametrize("top,curve", [("MsmAxis_bn254_vu9p", "bn254"), ("MsmAxis_bn254_c1100", "bn254"),
+                                       ("MsmAxis_bls12_381_vu9p", "bls12_381")])
+def test_board_top_real_long(built, tmp_path, seed, top, curve):  # noqa: F811
+    """A board's engine itself (real multipliers, the board's windows, full-size scalars) through zk-msm and the
+    emulated card on ZK_BOARD_NPOW (default 10) points of host-msm's set: arkworks' result, streamed and, where the
+    top has a point store, from it"""
+    npow = int(os.environ.get("ZK_BOARD_NPOW", "10"))
+    ds = tmp_path / "ds"
+    host_msm("gen", "--curve", curve, "--npow", npow, "--seed", seed, "--out", ds)
+    (tmp_path / "expect.txt").write_text(host_msm("msm", "--curve", curve, "--dir", ds) + "\n")
+    with emulator(top) as d:
+        assert status(d)["core_curve"] == curve
+        store = top_info(top).get("point_store", {}).get("capacity", 0) > 0
+        for extra in ([], ["--resident"]) if store else ([],):
+            t0 = time.monotonic()
+            # a few hundred cycles a second: zk-msm's progress timeout (-t, ms) and the emulator's as long as the run
+            r = ok(tool("zk-msm", "-d", d, "-i", ds, *extra, "-x", tmp_path / "expect.txt", "-t", 86400000,
+                        env={"ZKEMU_TIMEOUT_MS": "86400000"}, timeout=24 * 3600))
+            print(f"{top} 2^{npow} points {extra}: arkworks' result ({time.monotonic() - t0:.0f} s)", flush=True)
+            assert f"{curve}: {1 << npow} points" in r.stderr, r.stderr

@@ -216,7 +216,9 @@ def area_verdicts(syn: dict, uram: int | None = None, board: str = "vu9p") -> li
     if syn.get("carry_bits", 0) > MAX_CARRY_BITS:
         bad.append(f"{syn['top']}: a {syn['carry_bits']}-bit carry chain > {MAX_CARRY_BITS}")
     if syn.get("chains_per_path", 0) > 1:
-        bad.append(f"{syn['top']}: {syn['chains_per_path']} carry chains on one path > 1")
+        ends = syn.get("depth_pass", {}).get("multi_chain_ends", [])
+        bad.append(f"{syn['top']}: {syn['chains_per_path']} carry chains on one path > 1"
+                   + (f" (into {', '.join(ends[:6])})" if ends else ""))
     return bad
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -254,16 +255,20 @@ def _depth(module: dict) -> dict:
         return arrival[root]
 
     worst_luts, worst_chains, worst_end, chains_end = 0, 0, None, None
-    ends = [d for name, c in cells.items() if c["type"] in SEQUENTIAL for _, d in inputs_of(name)]
-    ends += [driver[b][0] for port in module.get("ports", {}).values() if port["direction"] == "output"
+    # (the register or black box a path ends in, or None for an output port; the cell driving it)
+    ends = [(name, d) for name, c in cells.items() if c["type"] in SEQUENTIAL for _, d in inputs_of(name)]
+    ends += [(None, driver[b][0]) for port in module.get("ports", {}).values() if port["direction"] == "output"
              for b in port["bits"] if isinstance(b, int) and b in driver]
-    for d in ends:
+    multi: dict[str, int] = {}  # endpoint cell -> carry chains on its deepest path, where more than one
+    for end, d in ends:
         if cells[d]["type"] not in SEQUENTIAL:
             l, ch = node_arrival(d)
             if l > worst_luts:
                 worst_end = d
             if ch > worst_chains:
                 chains_end = d
+            if ch > 1:
+                multi[end or d] = max(multi.get(end or d, 0), ch)
             worst_luts, worst_chains = max(worst_luts, l), max(worst_chains, ch)
 
     # a readable name for each net bit: the RTL signal yosys kept (netnames without hide_name), else none
@@ -296,8 +301,15 @@ def _depth(module: dict) -> dict:
                 path.append(f"from {cells[n]['type']}{signal(n)}")
                 n = None
         return path
+    # every endpoint reached through more than one carry chain, by the RTL signal it drives (one line per signal)
+    ends_by_signal: dict[str, int] = {}
+    for n, ch in multi.items():
+        sig = signal(n).removeprefix(" -> ") or f"{cells[n]['type']} {n}"
+        sig = re.sub(r"\[\d+\]$", "", sig)
+        ends_by_signal[sig] = max(ends_by_signal.get(sig, 0), ch)
     return {"lut_levels": worst_luts, "carry_bits": 4 * longest_chain, "chains_per_path": worst_chains,
-            "deepest_path": trace(worst_end, pred), "most_chains_path": trace(chains_end, pred_c)}
+            "deepest_path": trace(worst_end, pred), "most_chains_path": trace(chains_end, pred_c),
+            "multi_chain_ends": [f"{s} ({c} chains)" for s, c in sorted(ends_by_signal.items())][:60]}
 
 
 def run(verilog: Path | str, top: str, quiet: bool = True) -> dict:

@@ -1,12 +1,14 @@
 //! A Groth16 proof with the G1 MSMs on the cards (msm_fpga::groth16), checked against ark-groth16's own proof and
 //! verifier (`./run.sh prove` runs it through the XDMA emulator).
 //!
-//!     prove CURVE DEVICES HASHES SEED [WINDOWS]
+//!     prove CURVE DEVICES HASHES SEED [WINDOWS [TIMEOUT_MS]]
 //!
 //! The circuit: knowledge of a MiMC preimage through a chain of HASHES hashes (644 constraints each).  Steps: setup
 //! on the CPU (ark-groth16, seeded), the key's G1 queries loaded into the cards, a proof on the cards, arkworks' proof
 //! with the same r and s, the two compared byte for byte (compressed), `Groth16::verify` on the card's proof; every
-//! step timed.  Exit 0, 1 (a card error), 3 (the proofs differ or verification fails).
+//! step timed.  TIMEOUT_MS (default 600,000): a transfer making no progress for that long is a card error (a
+//! simulated card with real multipliers needs more).  Exit 0, 1 (a card error), 2 (usage), 3 (the proofs differ or
+//! verification fails).
 
 #[path = "common/mimc.rs"]
 mod mimc;
@@ -30,7 +32,7 @@ fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
-fn run<E, P>(devices: &str, hashes: usize, seed: u64, windows: Option<String>) -> Result<bool, Error>
+fn run<E, P>(devices: &str, hashes: usize, seed: u64, windows: Option<String>, timeout_ms: u32) -> Result<bool, Error>
 where
     P: CardCurve,
     E: Pairing<G1Affine = Affine<P>, G1 = Projective<P>, ScalarField = P::ScalarField>,
@@ -51,7 +53,7 @@ where
     println!("setup (CPU): {:.3} s; G1 queries: A {}, B {}, L {}, H {} points", t.elapsed().as_secs_f64(),
              pk.a_query.len(), pk.b_g1_query.len(), pk.l_query.len(), pk.h_query.len());
 
-    let opts = Options { windows, timeout_ms: 600_000, ..Options::default() };
+    let opts = Options { windows, timeout_ms, ..Options::default() };
     let cards = match devices.strip_prefix("all:") {
         Some(dir) => Cards::<P>::all(dir, opts)?,
         None => Cards::<P>::open_many(&devices.split(',').collect::<Vec<_>>(), opts)?,
@@ -82,7 +84,7 @@ where
 fn main() {
     let a: Vec<String> = std::env::args().collect();
     if a.len() < 5 {
-        eprintln!("usage: prove CURVE DEVICES HASHES SEED [WINDOWS]");
+        eprintln!("usage: prove CURVE DEVICES HASHES SEED [WINDOWS [TIMEOUT_MS]]");
         exit(2);
     }
     let (hashes, seed) = match (a[3].parse::<usize>(), a[4].parse::<u64>()) {
@@ -92,11 +94,19 @@ fn main() {
             exit(2);
         }
     };
-    let w = a.get(5).cloned();
+    let w = a.get(5).filter(|w| !w.is_empty()).cloned();
+    let timeout_ms = match a.get(6).map(|t| t.parse::<u32>()) {
+        None => 600_000,
+        Some(Ok(t)) if t >= 1 => t,
+        _ => {
+            eprintln!("prove: TIMEOUT_MS is a number of milliseconds (>= 1, < 2^32)");
+            exit(2);
+        }
+    };
     let r = match a[1].as_str() {
-        "bls12_377" => run::<ark_bls12_377::Bls12_377, ark_bls12_377::g1::Config>(&a[2], hashes, seed, w),
-        "bn254" => run::<ark_bn254::Bn254, ark_bn254::g1::Config>(&a[2], hashes, seed, w),
-        "bls12_381" => run::<ark_bls12_381::Bls12_381, ark_bls12_381::g1::Config>(&a[2], hashes, seed, w),
+        "bls12_377" => run::<ark_bls12_377::Bls12_377, ark_bls12_377::g1::Config>(&a[2], hashes, seed, w, timeout_ms),
+        "bn254" => run::<ark_bn254::Bn254, ark_bn254::g1::Config>(&a[2], hashes, seed, w, timeout_ms),
+        "bls12_381" => run::<ark_bls12_381::Bls12_381, ark_bls12_381::g1::Config>(&a[2], hashes, seed, w, timeout_ms),
         c => {
             eprintln!("prove: unknown curve {c}");
             exit(2);

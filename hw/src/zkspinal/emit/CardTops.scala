@@ -45,10 +45,21 @@ object CardTops {
     cores.find(t => card.name == name(t.name) || card.name == name(t.name) + "_rev0")
 }
 
-/** The ports of the cores elaborated in this run of [[Emit]], in port order: a card reads its core's here */
+/** The ports of the cores elaborated in this run of [[Emit]], in port order: a card reads its core's here.  Emit
+  * elaborates tops on several threads; a card's elaboration waits for its core's ports ([[expect]] names the cores
+  * of the run, so a card whose core is not in it fails at once instead of waiting). */
 object CorePorts {
-  private val known = scala.collection.mutable.Map[String, Seq[CorePort]]()
-  def record(top: String, ports: Seq[CorePort]): Unit = known(top) = ports
-  def apply(top: String): Seq[CorePort] =
-    known.getOrElse(top, sys.error(s"$top was not elaborated before its card (Emit emits a card's core with it)"))
+  import scala.concurrent.{Await, Promise}
+  import scala.concurrent.duration.Duration
+  private val known = new java.util.concurrent.ConcurrentHashMap[String, Promise[Seq[CorePort]]]()
+  private def slot(top: String) = known.computeIfAbsent(top, _ => Promise[Seq[CorePort]]())
+  /** the cores this run elaborates (before any card's elaboration starts) */
+  def expect(tops: Seq[String]): Unit = tops.foreach(slot)
+  def record(top: String, ports: Seq[CorePort]): Unit = slot(top).trySuccess(ports)
+  /** a core's elaboration failed: its card fails with the same error instead of waiting */
+  def failed(top: String, why: Throwable): Unit = slot(top).tryFailure(why)
+  def apply(top: String): Seq[CorePort] = Option(known.get(top)) match {
+    case Some(p) => Await.result(p.future, Duration.Inf)
+    case None    => sys.error(s"$top was not elaborated before its card (Emit emits a card's core with it)")
+  }
 }

@@ -1,6 +1,7 @@
 package zkspinal.msm
 
 import spinal.core._
+import zkspinal.lib.CarrySave
 import spinal.lib._
 import spinal.lib.bus.amba4.axi.{Axi4, Axi4SpecRenamer}
 import spinal.lib.bus.amba4.axilite._
@@ -200,8 +201,13 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
     val storedBase = Reg(UInt(32 bits)) init (0) // BASE of the last load taken: STORED is its COUNT
     val roomBits = 32 + log2Up(blockPoints + 1) + 1
     val room = Reg(SInt(roomBits bits)) init (S(capacityPoints, roomBits bits))
-    def timesBlock(x: UInt): UInt = (0 until log2Up(blockPoints + 1)).filter(b => (blockPoints >> b & 1) == 1)
-      .map(b => (x << b).resize(roomBits)).foldLeft(U(0, roomBits bits))(_ + _)
+    // CAPACITY - x·BLOCK = CAPACITY + k + Σ NOT(x << b) over BLOCK's k set bits b (-v = NOT v + 1, mod
+    // 2^roomBits): one carry-save sum, so the write of BASE reaches `room` through one carry chain
+    def roomAt(x: UInt): SInt = {
+      val shifts = (0 until log2Up(blockPoints + 1)).filter(b => (blockPoints >> b & 1) == 1)
+      val constant = (BigInt(capacityPoints) + shifts.size).mod(BigInt(1) << roomBits)
+      CarrySave.sum(U(constant, roomBits bits) +: shifts.map(b => ~(x << b).resize(roomBits)), roomBits).asSInt
+    }
     val pastStore = room.msb || countR > room.asUInt(31 downto 0) // BASE·BLOCK + COUNT > CAPACITY
     val active = running || loading
     val softReset = Bool()
@@ -405,7 +411,7 @@ class MsmAxis(val cfg: MsmConfig) extends Component with AxiClocked with Identif
     bus.onWrite(storeBase) {
       when(!active) {
         baseR := writeData.asUInt
-        room := S(capacityPoints, roomBits bits) - timesBlock(writeData.asUInt).asSInt
+        room := roomAt(writeData.asUInt)
       }
     }
     bus.read(U(blockPoints, 32 bits), storeBlock)
