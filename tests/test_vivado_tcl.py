@@ -20,7 +20,7 @@ import pytest
 
 from conftest import ROOT
 
-from vivado_stub import budgets as B, check as vcheck, rtl as vrtl
+from vivado_stub import check as vcheck, rtl as vrtl
 from vivado_stub.boards import core_mhz
 from zkspinal.paths import top_info
 
@@ -184,23 +184,6 @@ def memory_refusal(top: str, board: str) -> str | None:
     return None
 
 
-def floorplan_refusal(top: str, board: str) -> str | None:
-    """What the floorplan check says of a top the board's floorplan cannot place, else None: the VU9P XDC puts a
-    one-adder engine's lane in SLR0 whole, and BLS12-381's adder (ten products of 440 DSP48E2) does not fit there
-    (vivado/stub/budgets.py UNPLACED)."""
-    info = top_info(top)
-    if board == "vu9p" and info.get("kind") == "MsmAxis" and info.get("adders") == 1 \
-            and info.get("curve") == "bls12_381_g1":
-        return "SLR0 is given 4,400 DSP48E2 of Montgomery products (440 each); it has 2,280"
-    return None
-
-
-def assert_floorplan_refused(proc, record: Path, board: str, refusal: str):
-    """the block design is whole, and the floorplan check's one problem is the refusal"""
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert vcheck.check(record, board) == [refusal]
-
-
 @pytest.mark.parametrize("board", BOARDS)
 @pytest.mark.parametrize("kind", list(CORE_KINDS))
 def test_block_design(tmp_path, board, kind):
@@ -216,10 +199,7 @@ def test_block_design(tmp_path, board, kind):
             # a core whose card memory the board cannot give is refused, not built half-connected
             assert proc.returncode != 0 and refusal in proc.stderr, proc.stderr
             continue
-        if fp := floorplan_refusal(top, board):
-            assert_floorplan_refused(proc, record, board, fp)
-        else:
-            assert_clean(proc, record, board)
+        assert_clean(proc, record, board)
         cells = {f["path"]: f["vlnv"] for f in facts(record, "cell")}
         assert cells["/core"].split(":")[2] == top
         ifs = vrtl.interfaces(top)
@@ -601,11 +581,7 @@ def test_vu9p_card_memory(tmp_path, top):
         pytest.skip(f"{top} not emitted")
     assert json.loads((RTL / "manifest.json").read_text())[top]["point_store"]["channels"] == 4
     proc, record = bd(tmp_path, "vu9p", "--core", top)
-    if fp := floorplan_refusal(top, "vu9p"):  # the block design is whole; lane 0 does not fit SLR0 (its own test)
-        assert top in B.UNPLACED
-        assert_floorplan_refused(proc, record, "vu9p", fp)
-    else:
-        assert_clean(proc, record, "vu9p")
+    assert_clean(proc, record, "vu9p")
     cells = {f["path"]: f["vlnv"].split(":")[2] for f in facts(record, "cell")}
     props = {(f["path"], f["k"]): f["v"] for f in facts(record, "cell_prop")}
     assert [c for c in sorted(cells) if cells[c] == "ddr4"] == [f"/ddr4_{c}" for c in range(4)]
@@ -625,17 +601,65 @@ def test_vu9p_card_memory(tmp_path, top):
     assert set(vcheck.load(record)["components"][top]["spaces"]) == {f"m_axi_mem{c}" for c in range(4)}
 
 
-def test_vu9p_one_adder_beyond_an_slr_refused(tmp_path):
-    """A one-adder engine is lane 0, which the VU9P floorplan puts in SLR0 whole: BLS12-381's adder (ten products of
-    440 DSP48E2) does not fit there, and the check says so before any Vivado run (its small twin: the same adder)."""
+SPLIT_RULE = "add_cells_to_pblock [get_pblocks pb_zk_adder{a}] [get_cells -quiet -hierarchical -filter {{IS_PRIMITIVE && " \
+             "NAME =~ zk_vu9p_i/core/inst/core/hub/{where}far{r}_*}}]"
+SPLIT_BREAKS = {
+    "regions share an SLR": ([(SPLIT_RULE.format(a=1, r=1, where=w), SPLIT_RULE.format(a=0, r=1, where=w))
+                              for w in ("", "adder/")], "regions [0] and 1 share SLR0"),
+    "a region over two SLRs": ([(SPLIT_RULE.format(a=1, r=1, where=""), SPLIT_RULE.format(a=0, r=1, where=""))],
+                               "region 1 is spread over SLRs [0, 2]"),
+    "a region's memories left out": ([(SPLIT_RULE.format(a=0, r=0, where=""), "")],
+                                     "bucket memory far0_memories_0 (zk_vu9p_i/core/inst/core/hub/far0_memories_0/mem_reg) "
+                                     "is in 0 floorplan pblocks"),
+    "a product left out": ([(SPLIT_RULE.format(a=1, r=1, where="adder/"), "")], "product far1_q"),
+    "the hub in a region's SLR": ([(" && NAME !~ zk_vu9p_i/core/inst/core/hub/far*", "")],
+                                  "far0_memories_0/mem_reg) is in 2 floorplan pblocks"),
+    "a region in the shell's SLR": ([("pb_zk_adder1] -add {SLR2}", "pb_zk_adder1] -add {SLR1}")],
+                                    "region 1 in SLR1 is not an SLR beside the shell's SLR1"),
+}
+
+
+@pytest.mark.parametrize("brk", [None, *SPLIT_BREAKS])
+def test_vu9p_floorplan_of_a_split_adder(tmp_path, brk):
+    """BLS12-381's one adder (ten products of 440 DSP48E2: more than an SLR's 2,280) is a split lane: the hub with
+    the shell in SLR1, products a, b, pp, rr, ppp and windows 0, 1 in SLR0, the other five and windows 2, 3 in SLR2
+    (its small twin: the same adder); each way of breaking that is reported."""
     top = "MsmAxis_bls12_381_small_model"
     if top not in tops("MsmAxis"):
         pytest.skip(f"{top} not emitted")
     info = top_info(top)
-    assert info["adders"] == 1 and info["dsp_tiles"] == 4400
+    assert info["adders"] == 1 and info["dsp_tiles"] == 4400 and info["split"]["windows"] == [[0, 1], [2, 3]]
     proc, record = bd(tmp_path, "vu9p", "--core", top)
-    assert_floorplan_refused(proc, record, "vu9p",
-                             "SLR0 is given 4,400 DSP48E2 of Montgomery products (440 each); it has 2,280")
+    assert_clean(proc, record, "vu9p")
+    if brk is None:
+        return
+    edits, expect = SPLIT_BREAKS[brk]
+    xdc = VIVADO / "constraints" / "vu9p.xdc"
+    text = xdc.read_text()
+    for old, new in edits:
+        assert old in text, (brk, old)
+        text = text.replace(old, new)
+    broken = tmp_path / "vu9p.xdc"
+    broken.write_text(text)
+    record.write_text(record.read_text().replace(str(xdc), str(broken)))
+    problems = vcheck.check(record, "vu9p")
+    assert any(expect in p for p in problems), (brk, problems)
+
+
+def test_vu9p_split_adder_uram(tmp_path):
+    """The board top's split (windows 0..12 in SLR0, 13..19 in SLR2: 286 and 154 URAM288 of the 320 an SLR has) is
+    placed; its twenty bucket memories in one SLR (440) are refused."""
+    top = "MsmAxis_bls12_381_vu9p"
+    if top not in tops("MsmAxis"):
+        pytest.skip(f"{top} not emitted (on demand)")
+    proc, record = bd(tmp_path, "vu9p", "--core", top)
+    assert_clean(proc, record, "vu9p")
+    xdc = VIVADO / "constraints" / "vu9p.xdc"
+    broken = tmp_path / "vu9p.xdc"
+    broken.write_text(xdc.read_text().replace(SPLIT_RULE.format(a=1, r=1, where=""), SPLIT_RULE.format(a=0, r=1, where="")))
+    record.write_text(record.read_text().replace(str(xdc), str(broken)))
+    problems = vcheck.check(record, "vu9p")
+    assert any("SLR0 is given 440 URAM288 of bucket memories; it has 320" in p for p in problems), problems
 
 
 def broken_scripts(tmp_path: Path, edits: list[tuple[str, str, str]]) -> Path:

@@ -49,21 +49,29 @@ set_clock_groups -asynchronous -group [get_clocks -of_objects [get_pins -hier -f
 # sit in SLR1 with the shell: 5 x 417 = 2,085 per adder SLR, 4 x 417 = 1,668 in SLR1.  Their operands and results
 # leave and enter registers on both sides (FlowCore inputs and outputs are registers).
 # -quiet: a core without adders (PairFixture) leaves the adder pblocks empty; a one-adder MsmAxis has lanes_0 and
-# gets pb_zk_adder0 (its products and bucket memories must fit SLR0: BLS12-381's 4,400 DSP48E2 and 440 URAM288 do
-# not, and the build refuses it until a floorplan splits that adder over SLRs).
+# gets pb_zk_adder0 (its products and bucket memories must fit SLR0).
+# A split lane (MsmConfig.split: BLS12-381's one adder, ten products of 440 DSP48E2 and twenty bucket memories of 22
+# URAM288, 4,400 and 440 against an SLR's 2,280 and 320) is the instance `hub`, which stays in the shell's SLR with
+# the adder's additions and delay lines; its region r (the products hub/adder/far<r>_* and the bucket memories
+# hub/far<r>_*) goes to adder pblock r.  Each net between the hub and a region leaves a register on one side and
+# lands in one on the other (the generator adds them: MsmElaborationSpec checks it on the Verilog).
 create_pblock pb_zk_shell
 resize_pblock [get_pblocks pb_zk_shell] -add {SLR1}
 add_cells_to_pblock [get_pblocks pb_zk_shell] [get_cells -quiet {zk_vu9p_i/xdma_0 zk_vu9p_i/h2c* zk_vu9p_i/c2h* zk_vu9p_i/axil_ic zk_vu9p_i/sys}]
-add_cells_to_pblock [get_pblocks pb_zk_shell] [get_cells -quiet -hierarchical -filter {IS_PRIMITIVE && NAME =~ zk_vu9p_i/core/inst/* && NAME !~ zk_vu9p_i/core/inst/core/lanes_*}]
+add_cells_to_pblock [get_pblocks pb_zk_shell] [get_cells -quiet -hierarchical -filter {IS_PRIMITIVE && NAME =~ zk_vu9p_i/core/inst/* && NAME !~ zk_vu9p_i/core/inst/core/lanes_* && NAME !~ zk_vu9p_i/core/inst/core/hub/far* && NAME !~ zk_vu9p_i/core/inst/core/hub/adder/far*}]
 add_cells_to_pblock [get_pblocks pb_zk_shell] [get_cells -quiet -hierarchical -filter {IS_PRIMITIVE && NAME =~ zk_vu9p_i/core/inst/core/lanes_*/adder/tOut/*}]
 add_cells_to_pblock [get_pblocks pb_zk_shell] [get_cells -quiet -hierarchical -filter {IS_PRIMITIVE && NAME =~ zk_vu9p_i/core/inst/core/lanes_*/adder/wOut/*}]
 create_pblock pb_zk_adder0
 resize_pblock [get_pblocks pb_zk_adder0] -add {SLR0}
 add_cells_to_pblock [get_pblocks pb_zk_adder0] [get_cells -quiet -hierarchical -filter {IS_PRIMITIVE && NAME =~ zk_vu9p_i/core/inst/core/lanes_0/* && NAME !~ zk_vu9p_i/core/inst/core/lanes_0/adder/tOut/* && NAME !~ zk_vu9p_i/core/inst/core/lanes_0/adder/wOut/*}]
+add_cells_to_pblock [get_pblocks pb_zk_adder0] [get_cells -quiet -hierarchical -filter {IS_PRIMITIVE && NAME =~ zk_vu9p_i/core/inst/core/hub/far0_*}]
+add_cells_to_pblock [get_pblocks pb_zk_adder0] [get_cells -quiet -hierarchical -filter {IS_PRIMITIVE && NAME =~ zk_vu9p_i/core/inst/core/hub/adder/far0_*}]
 set_property IS_SOFT FALSE [get_pblocks pb_zk_adder0]
 create_pblock pb_zk_adder1
 resize_pblock [get_pblocks pb_zk_adder1] -add {SLR2}
 add_cells_to_pblock [get_pblocks pb_zk_adder1] [get_cells -quiet -hierarchical -filter {IS_PRIMITIVE && NAME =~ zk_vu9p_i/core/inst/core/lanes_1/* && NAME !~ zk_vu9p_i/core/inst/core/lanes_1/adder/tOut/* && NAME !~ zk_vu9p_i/core/inst/core/lanes_1/adder/wOut/*}]
+add_cells_to_pblock [get_pblocks pb_zk_adder1] [get_cells -quiet -hierarchical -filter {IS_PRIMITIVE && NAME =~ zk_vu9p_i/core/inst/core/hub/far1_*}]
+add_cells_to_pblock [get_pblocks pb_zk_adder1] [get_cells -quiet -hierarchical -filter {IS_PRIMITIVE && NAME =~ zk_vu9p_i/core/inst/core/hub/adder/far1_*}]
 set_property IS_SOFT FALSE [get_pblocks pb_zk_adder1]
 # The point store's memory channels (zk_bd.tcl, "card memory"): the clock crossings mem<c>_cc sit with the core in
 # the shell; DIMM c's controller is placed by its I/O banks (DIMM 0 in SLR0, 1 and 2 in SLR1, 3 in SLR2), and the

@@ -35,7 +35,8 @@ BOARDS = {
              # three SLRs; PCIe (quads 224..227) in SLR1: the same project's VCU1525 placement.xdc puts its PCIe
              # pblock on clock regions X4Y5:X5Y8 (rows 5..9 are SLR1).  The MSM adders go to the SLRs beside it.  6,840
              # DSP48E2 in three equal SLRs.
-             "floorplan": {"slrs": 3, "slr_dsp": 6840 // 3, "shell": "SLR1", "adders": ["SLR0", "SLR2"]}},
+             "floorplan": {"slrs": 3, "slr_dsp": 6840 // 3, "slr_uram": 960 // 3, "shell": "SLR1",
+                           "adders": ["SLR0", "SLR2"]}},
 }
 
 

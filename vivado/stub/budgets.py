@@ -105,13 +105,7 @@ PENDING: dict[str, str] = {}
 # Other tops that fit their part but no SLR placement of the board's floorplan holds (the build refuses them:
 # vivado/stub/floorplan.py), with the reason.  tests/test_fit.py requires the recorded placement to overflow; an entry
 # goes once a floorplan places the top.
-UNPLACED = {
-    "MsmAxis_bls12_381_vu9p": ("its one adder is lane 0, which the VU9P XDC puts in SLR0 whole: 10 Montgomery products "
-                               "of 440 DSP48E2 (4,400 > 2,280) and 20 bucket memories of 22 URAM288 (440 > 320).  A "
-                               "placement that fits: the lane's control in the shell's SLR1, five products and 13 "
-                               "windows' memories in SLR0, five products and 7 windows' in SLR2 (a floorplan XDC per "
-                               "core, written by the block design from the manifest)"),
-}
+UNPLACED: dict[str, str] = {}
 # Shipped tops that fit their part but miss a budget target today, with the reason and what is missed (the scopes
 # whose LUT budget is over).  tests/test_fit.py requires exactly these misses: a top that overflows, misses another
 # target or another scope fails, and so does a top listed here that meets its targets (the entry must go).

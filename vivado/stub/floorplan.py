@@ -58,6 +58,24 @@ def adder_product_modules(verilog: Path) -> list[tuple[str, str]]:
     return re.findall(r"^\s+(MontgomeryMul\w*)\s+(\w+)\s*\(", m[1], re.M) if m else []
 
 
+def lane_memory_modules(verilog: Path) -> list[tuple[str, str]]:
+    """(module, instance) of each bucket memory of the engine's lane module(s) (MsmLane*) of an emitted top."""
+    text = verilog.read_text()
+    return [(mod, name) for body in re.findall(r"^module MsmLane\w*\b(.*?)^endmodule", text, re.S | re.M)
+            for mod, name in re.findall(r"^\s+(BucketMemory\w*)\s+(\w+)\s*\(", body, re.M)]
+
+
+def split_hub(verilog: Path) -> bool:
+    """Whether the engine of an emitted top is a split lane (MsmConfig.split: its lane is the instance `hub`)."""
+    return re.search(r"^\s+MsmLane\w*\s+hub\s*\(", verilog.read_text(), re.M) is not None
+
+
+def memory_urams(width: int, depth: int) -> int:
+    """URAM288 of a bucket memory Vivado maps to UltraRAM (BucketMemory: 1,024 buckets and more), 4,096 x 72 each;
+    0 for a shallower one (block RAM)."""
+    return -(-width // 72) * -(-depth // 4096) if depth >= 1024 else 0
+
+
 def adder_products(verilog: Path) -> list[str]:
     """Instance names of the Montgomery products inside the bucket adder of an emitted top."""
     return [name for _, name in adder_product_modules(verilog)]
@@ -115,6 +133,9 @@ class FloorplanChecks:
         adders = int(info.get("adders", 0)) if info.get("kind") == "MsmAxis" else 0
         if adders < 1:
             return
+        if info.get("split"):
+            self.check_split(core, info, fp, placed, f"{inst}/core/inst/core/hub", shell_slr)
+            return
         if adders > len(fp["adders"]):
             self.bad(f"{core} has {adders} adders; the {self.board} floorplan places {len(fp['adders'])}")
         products = adder_products(self.rtl_dir / info["file"])
@@ -166,3 +187,55 @@ class FloorplanChecks:
             s = placed(f"{slice_path}/{side}/reg", f"mem{c}_slr's {side.rsplit('_', 1)[0]} side")
             if s is not None and s != want:
                 self.bad(f"mem{c}_slr's {side.rsplit('_', 1)[0]} side is placed in SLR{s}, it belongs in SLR{want}")
+
+    def check_split(self, core: str, info: dict, fp: dict, placed, hub: str, shell_slr: int):
+        """A split lane (MsmConfig.split): its hub (scheduler, the adder's additions, the crossings' registers) in the
+        shell's SLR; each region, its products (hub/adder/far<r>_<name>) and its windows' bucket memories
+        (hub/far<r>_memories_<k>), in one SLR of its own beside the shell's; no SLR given more DSP48E2 or URAM288 than
+        it has."""
+        s = placed(f"{hub}/scheduler_reg", "the split lane's hub")
+        if s is not None and s != shell_slr:
+            self.bad(f"{core}: the split lane's hub is placed in SLR{s}; it belongs with the shell in {fp['shell']}")
+        verilog = self.rtl_dir / info["file"]
+        products = adder_products(verilog)
+        named = {f"far{r}_{p}" for r, ps in enumerate(info["split"]["products"]) for p in ps}
+        if not products or set(products) != named:
+            self.bad(f"{core}: the adder's products {sorted(products)} are not the split's {sorted(named)}")
+            return
+        per_product = int(info["dsp_tiles"]) // len(products)
+        memories = dict((name, mod) for mod, name in lane_memory_modules(verilog))
+        width = 4 * int(info["n"]) + 1
+        dsp, uram, home = Counter(), Counter(), {}
+        for r, (ps, windows) in enumerate(zip(info["split"]["products"], info["split"]["windows"])):
+            where = set()
+            for p in ps:
+                ps_slr = placed(f"{hub}/adder/far{r}_{p}/dsp", f"{core}'s product far{r}_{p}")
+                if ps_slr is not None:
+                    dsp[ps_slr] += per_product
+                    where.add(ps_slr)
+            for k in windows:
+                name = f"far{r}_memories_{k}"
+                if name not in memories:
+                    self.bad(f"{core}: no bucket memory {name} in its lane")
+                    continue
+                ms = placed(f"{hub}/{name}/mem_reg", f"{core}'s bucket memory {name}")
+                if ms is not None:
+                    uram[ms] += memory_urams(width, int(info["buckets"][k]))
+                    where.add(ms)
+            if len(where) != 1:
+                self.bad(f"{core}: region {r} is spread over SLRs {sorted(where)}: a region takes one SLR")
+                continue
+            (slr,) = where
+            if slr in home.values():
+                self.bad(f"{core}: regions {list(home)} and {r} share SLR{slr}: each region needs an SLR of its own")
+            home[r] = slr
+            if slr == shell_slr or abs(slr - shell_slr) != 1:
+                self.bad(f"{core}: region {r} in SLR{slr} is not an SLR beside the shell's {fp['shell']}")
+        for s, n in sorted(dsp.items()):
+            if n > fp["slr_dsp"]:
+                self.bad(f"SLR{s} is given {n:,} DSP48E2 of Montgomery products ({per_product} each); it has "
+                         f"{fp['slr_dsp']:,}")
+        for s, n in sorted(uram.items()):
+            if n > fp["slr_uram"]:
+                self.bad(f"SLR{s} is given {n:,} URAM288 of bucket memories; it has {fp['slr_uram']:,}")
+        self.floorplan_dsp = dict(dsp)

@@ -40,8 +40,10 @@ def placement(board: str, syn: dict, adders: int = 0, verilog: Path | None = Non
     """{SLRn: use} of a top on a board with a floorplan, placed as the board's XDC places its cells: each adder lane
     (MsmLane, with its adder and bucket memories) in its pblock's SLR, each Montgomery product of the lane's adder
     (instances read from `verilog`) in the SLR of the pblock that takes it (on the VU9P two of the seven sit in the
-    shell's SLR: one lane's DSPs exceed an SLR's), the rest of the top in the shell's SLR.  {} when the board has
-    no floorplan or the top no adder (a one-adder engine's lane goes to the first adder pblock, as lane 0 of two)."""
+    shell's SLR: one lane's DSPs exceed an SLR's), the rest of the top in the shell's SLR; a split lane (MsmConfig.split:
+    the lane instance `hub` in the Verilog) is the hub, in the SLR the XDC gives it, less each product and bucket
+    memory of its regions, in theirs.  {} when the board has no floorplan or the top no adder (a one-adder engine's
+    lane goes to the first adder pblock, as lane 0 of two)."""
     from vivado_stub import floorplan
 
     fp = BOARDS[board].get("floorplan")
@@ -72,6 +74,18 @@ def placement(board: str, syn: dict, adders: int = 0, verilog: Path | None = Non
             out[dst][r] += u[r]
 
     products = floorplan.adder_product_modules(verilog) if verilog else []
+    if verilog and floorplan.split_hub(verilog):
+        # the split lane (MsmConfig.split): the hub where the XDC puts it, each product and bucket memory of a region
+        # in its region's SLR
+        hub = f"{core}/hub"
+        home = slr_of(f"{hub}/scheduler_reg")
+        move(per_lane[0], fp["shell"], home)
+        parts = [(m, f"{hub}/adder/{name}/dsp") for m, name in products] + \
+                [(m, f"{hub}/{name}/mem_reg") for m, name in floorplan.lane_memory_modules(verilog)]
+        for module, cell in parts:
+            if (where := slr_of(cell)) != home:
+                move(use(mods[module]), home, where)
+        return out
     for k, lane in enumerate(per_lane):
         home = slr_of(f"{core}/lanes_{k}/scheduler_reg")
         move(lane, fp["shell"], home)

@@ -43,7 +43,9 @@ object MsmTops {
         "shared_windows" -> cfg.shared,
         "lane_queue_depth" -> cfg.laneQueueDepth, "scalar_fifo_depth" -> cfg.scalarFifoDepth,
         "point_fifo_depth" -> cfg.pointFifoDepth, "dsp_tiles" -> core.lanes.map(_.adder.dspTiles).sum, "mul_model" -> cfg.mulModel,
-        "shreg_min_size" -> cfg.shregMinSize) ++
+        "shreg_min_size" -> cfg.shregMinSize, "read_stage" -> core.lanes.head.readStage) ++
+        cfg.split.map(sp => "split" -> Map("products" -> sp.products.map(_.toSeq.sorted), "windows" ->
+          sp.windows.map(_.toSeq.sorted))) ++
         cfg.pointStore.map(sc => "point_store" -> Map("channels" -> sc.channels, "address_bits" -> sc.addressBits,
           "port_address_bits" -> sc.portAddressBits, "window_bits" -> sc.sharedSpace.fold(0)(_.strideBits),
           "read_buffer" -> sc.readBuffer, "capacity" -> sc.capacity(n), "points_per_page" -> PointStoreConfig.pointsPerPage(n),

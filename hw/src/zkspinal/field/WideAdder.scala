@@ -56,9 +56,9 @@ object WideAdder {
   def add3(a: Timed[UInt], b: Timed[UInt], c: Timed[UInt], width: Int, cfg: ArithConfig): Timed[UInt] = {
     val at = a.at max b.at max c.at
     val (x, y, z) = (a.to(at).resize(width), b.to(at).resize(width), c.to(at).resize(width))
-    val maj = (x & y) | (x & z) | (y & z)
+    val (sum, carry) = zkspinal.lib.CarrySave.step(x, y, z, width)
     LutModel.add(width) // the carry-save step's second LUT per bit (the adder counts the first)
-    apply(Timed(x ^ y ^ z, at), Timed((maj << 1).resize(width), at), width, cfg)
+    apply(Timed(sum, at), Timed(carry, at), width, cfg)
   }
 
   /** x + c for a constant c (mod 2^width). */

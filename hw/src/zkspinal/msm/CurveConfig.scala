@@ -69,6 +69,8 @@ object MsmCurves extends Contract("msm_curve", "the curve of an MSM card: VERSIO
   *                       yosys' xilinx_srl -minlen): register chains shorter than this stay in flip-flops, longer ones
   *                       become shift registers (SRL16E/SRLC32E), which take a LUT each.  The tools' default is 3; a
   *                       top short of LUTs with flip-flops to spare (a CLB has two per LUT) raises it
+  * @param split          one adder spread over the SLRs of a multi-SLR part ([[LaneSplit]]); None: each lane sits
+  *                       whole in one place
   */
 case class MsmConfig(
     name: String,
@@ -85,7 +87,8 @@ case class MsmConfig(
     laneQueueDepth: Int = 8,
     pointStore: Option[PointStoreConfig] = None,
     mulModel: Boolean = false,
-    shregMinSize: Int = 3
+    shregMinSize: Int = 3,
+    split: Option[LaneSplit] = None
 ) {
   require(shregMinSize >= 3 && shregMinSize <= 33, "shift registers are 3 to 33 registers long at the shortest")
   val bound: BigInt = scalarBound.getOrElse(curve.scalarOrder)
@@ -124,6 +127,35 @@ case class MsmConfig(
   def laneWindows(l: Int): Seq[Int] = (0 until shared) ++ (shared until numWindows).filter(j => (j - shared) % adders == l)
   /** records after the buckets in the read-out: adders 1.. copies of the shared windows, then the partial buckets */
   val partialRecords: Int = (adders - 1) * (0 until shared).map(buckets).sum + adders * partialSlots
+  for (sp <- split) {
+    require(adders == 1, "a split lane is the engine's one adder")
+    require(curve.form != CurveForm.TwistedEdwards, "only the XYZZ adder places its products apart")
+    require(sp.windows.flatten.sorted == (0 until numWindows), s"a split names every window once: ${sp.windows}")
+  }
+}
+
+/** One adder over three SLRs, for an adder whose products and bucket memories exceed one SLR (BLS12-381 G1 on the
+  * VU9P): its hub (the lane's scheduler, the adder's additions, subtractions and delay lines, the window multiplexer,
+  * the partial buckets) stays with the engine's control, and region r takes the Montgomery products named in
+  * `products(r)` (XyzzAdder's names) and the bucket memories of `windows(r)`.  The board's floorplan puts region r in
+  * its r-th adder SLR (vivado/constraints/<board>.xdc: instances hub/far<r>_* and hub/adder/far<r>_*).  Every net
+  * between the hub and a region runs from a register to a register: the generator adds one register on each side of
+  * the hub ([[XyzzAdder]]'s operands and results of a far product, [[MsmLane]]'s memory ports), and counts them in the
+  * adder's latency and the lane's hazard window. */
+case class LaneSplit(products: Seq[Set[String]], windows: Seq[Set[Int]]) {
+  require(products.size == windows.size && products.nonEmpty, "one product set and one window set per region")
+  require(products.flatten.size == products.map(_.size).sum, "a product is in one region")
+  /** product name -> its region */
+  val productRegion: Map[String, Int] = products.zipWithIndex.flatMap { case (ps, r) => ps.map(_ -> r) }.toMap
+  def windowRegion(j: Int): Int = windows.indexWhere(_.contains(j))
+}
+
+object LaneSplit {
+  /** XyzzAdder's ten products in two regions of five: the first takes stages 1 and 3 and PPP, the second the rest */
+  val xyzzProducts: Seq[Set[String]] = Seq(Set("a", "b", "pp", "rr", "ppp"), Set("q", "zzOut", "zzzOut", "yp", "rd"))
+  /** windows below `low` in region 0, the rest in region 1 */
+  def xyzz(low: Int, windows: Int): LaneSplit =
+    LaneSplit(xyzzProducts, Seq((0 until low).toSet, (low until windows).toSet))
 }
 
 object MsmConfig {
@@ -155,7 +187,7 @@ object MsmConfig {
     pointStore = small2.pointStore.map(_.copy(sharedSpace = Some(PointStoreConfig.SharedSpace(30)))))
   /** BLS12-381 G1 on the XYZZ adder, the small layout: its bucket records take four beats (4·381 + 28 > 1536) */
   val bls12_381SmallModel = small.copy(name = "bls12_381_small_model", curve = CurveConfig.bls12_381_g1,
-    mulModel = true)
+    mulModel = true, split = Some(LaneSplit.xyzz(2, 4)))
 
   /** A prover's twin (sw/msm-fpga's tests and `./run.sh prove`): scalars below r as the board engines take them, in
     * 41 windows of 6 bits and one of 7 (about 1,400 buckets, so the read-out stays near the accumulation's cycles at
@@ -183,12 +215,14 @@ object MsmConfig {
   /** BLS12-381 G1 on the VU9P: one XYZZ adder (an adder of 381-bit products takes about as many DSPs as the part
     * gives two of BN254's; 255-bit scalars: 15 windows of 13 bits, 5 of 12), the points in the four DDR4 channels */
   val bls12_381Vu9p = vu9p.copy(name = "bls12_381_vu9p", curve = CurveConfig.bls12_381_g1, adders = 1,
-    windows = hardcamlWindows(CurveConfig.bls12_381_g1.scalarBits))
+    windows = hardcamlWindows(CurveConfig.bls12_381_g1.scalarBits), split = Some(LaneSplit.xyzz(13, 20)))
   /** the same on BN254 and BLS12-381 (the XYZZ adder; their 254- and 255-bit scalars take a top window of 8 and 9),
     * with their board engines' adders (BLS12-381's one: two of its adders fit no VU9P SLR) */
   val proverModels: Seq[MsmConfig] = Seq(bn254Vu9p, bls12_381Vu9p).map { b =>
+    val w = proverWindows(b.curve)
+    // a split board engine's twin splits its adder the same way (its latency), the windows half and half
     proverModel.copy(name = s"${b.curve.name.stripSuffix("_g1")}_prover_model", curve = b.curve, adders = b.adders,
-      windows = proverWindows(b.curve))
+      windows = w, split = b.split.map(_ => LaneSplit.xyzz(w.size / 2, w.size)))
   }
   /** the boards' multiplier-model twins (simulation only) */
   val boardModels: Seq[MsmConfig] = Seq(bn254Vu9p, bn254C1100, bls12_381Vu9p).map(c =>

@@ -79,12 +79,12 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
     val busyCycles = out(UInt(64 bits))
     val stalls, deferred, starved, spilled = out(UInt(32 bits))
   }
-  val adder: BucketAdder = BucketAdder(cfg.curve, cfg.arith, cfg.mulModel)
+  val adder: BucketAdder = BucketAdder(cfg.curve, cfg.arith, cfg.mulModel, cfg.split)
   val latency: Int = adder.latency
-  /** tag pipeline: stage 0 = issue register (memory read), stage 1 = adder input, stage 1 + latency = write-back */
-  val writeStage: Int = 1 + latency
-  /** stages whose tag makes its bucket busy for a decision */
-  val hazardStages: Int = latency + 1
+  /** tag pipeline: stage 0 = issue register (memory read), readStage = adder input, readStage + latency = write-back */
+  val writeStage: Int = readStage + latency
+  /** stages whose tag makes its bucket busy for a decision (reads and write-backs reach a memory equally late) */
+  val hazardStages: Int = writeStage
   /** a deferred addition retries after this many cycles: the addition that blocked it has written back */
   val retryDelay: Int = hazardStages + 1
 
@@ -260,21 +260,21 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   private val partials = Mem(Bits(4 * n bits), S)
   private val roPartial = ro.valid && ro.partial
   private val partialAddr = Mux(roPartial, ro.slot, tags(0).slot)
-  private val partialData = partials.readSync(partialAddr, enable = roPartial || tags(0).valid)
-  // one window multiplexer for both readers of the memories: the adder (tags(1)) and the read-out (got), never in
-  // the same cycle (the read-out runs once every lane is idle: MsmCore's READOUT phase)
-  private val got = RegNext(ro)
+  private val partialData = later(partials.readSync(partialAddr, enable = roPartial || tags(0).valid), 2 * crossing)
+  // one window multiplexer for both readers of the memories: the adder (tags(readStage)) and the read-out (got),
+  // never in the same cycle (the read-out runs once every lane is idle: MsmCore's READOUT phase)
+  private val got = if (crossing == 0) RegNext(ro) else laterFlow(ro, readStage)
   got.valid.init(False)
-  assert(!(got.valid && tags(1).valid), "MsmLane: a read-out while additions are in flight")
-  private val readWindow = Mux(got.valid, got.bucket.window, tags(1).bucket.window)
-  private val readData = Vec(memories.map(_.io.readData))(readWindow)
-  private val readHeld = Vec(memories.map(_.io.readHeld))(readWindow)
-  private val operand = Mux(Mux(tags(1).partial, tags(1).fresh, !readHeld), identity,
-    Mux(tags(1).partial, partialData, readData))
-  adder.input.valid := tags(1).valid
+  assert(!(got.valid && atAdder.valid), "MsmLane: a read-out while additions are in flight")
+  private val readWindow = Mux(got.valid, got.bucket.window, atAdder.bucket.window)
+  private val readData = Vec(memories.map(m => later(m.io.readData, crossing)))(readWindow)
+  private val readHeld = Vec(memories.map(m => later(m.io.readHeld, crossing)))(readWindow)
+  private val operand = Mux(Mux(atAdder.partial, atAdder.fresh, !readHeld), identity,
+    Mux(atAdder.partial, partialData, readData))
+  adder.input.valid := atAdder.valid
   for (i <- 0 until 4) adder.input.payload.s(i) := operand(n * i, n bits).asUInt
-  for (i <- 0 until 3) adder.input.payload.q(i) := RegNext(issueQ(n * i, n bits)).asUInt
-  adder.input.payload.negate := RegNext(issueNeg)
+  for (i <- 0 until 3) adder.input.payload.q(i) := later(issueQ(n * i, n bits), readStage).asUInt
+  adder.input.payload.negate := later(issueNeg, readStage)
   private val wb = tags(writeStage)
   private val wbData = adder.output.payload.asBits
   partials.write(wb.slot, wbData, enable = wb.valid && wb.partial)
@@ -296,18 +296,42 @@ class MsmLane(val cfg: MsmConfig, val lane: Int) extends Component {
   io.readOutData.valid.init(False)
 
   for ((m, k) <- memories.zipWithIndex) {
+    // a split lane's ports reach the memory through one register each (crossing)
+    val (readPort, writePort) = if (crossing == 0) (m.io.read, m.io.write) else {
+      val r = Flow(UInt(cfg.addrBits bits)).setName(s"memRead_$k")
+      val w = Flow(BucketWrite(cfg.addrBits, 4 * n)).setName(s"memWrite_$k")
+      m.io.read := laterFlow(r, crossing)
+      m.io.write := laterFlow(w, crossing)
+      (r, w)
+    }
     val roHere = ro.valid && !ro.partial && ro.bucket.window === k
-    m.io.read.valid := (tags(0).valid && !tags(0).partial && tags(0).bucket.window === k) || roHere
-    m.io.read.payload := Mux(roHere, ro.bucket.addr, tags(0).bucket.addr)
+    readPort.valid := (tags(0).valid && !tags(0).partial && tags(0).bucket.window === k) || roHere
+    readPort.payload := Mux(roHere, ro.bucket.addr, tags(0).bucket.addr)
     val wbHere = wb.valid && !wb.partial && wb.bucket.window === k
     val clearHere = clear.valid && clear.payload < m.buckets
     val readHere = got.valid && !got.partial && got.bucket.window === k
-    m.io.write.valid := wbHere || clearHere || readHere
-    m.io.write.payload.address := Mux(wbHere, wb.bucket.addr, Mux(clearHere, clear.payload.resize(cfg.addrBits),
+    writePort.valid := wbHere || clearHere || readHere
+    writePort.payload.address := Mux(wbHere, wb.bucket.addr, Mux(clearHere, clear.payload.resize(cfg.addrBits),
       got.bucket.addr))
-    m.io.write.payload.data := wbData
-    m.io.write.payload.held := wbHere
+    writePort.payload.data := wbData
+    writePort.payload.held := wbHere
   }
+
+  // ---- a split lane (cfg.split): the hub, its memories in the regions the board's floorplan places by these names
+  if (cfg.split.isDefined) setName("hub")
+  for (sp <- cfg.split; (m, k) <- memories.zipWithIndex) m.setName(s"far${sp.windowRegion(windows(k))}_memories_$k")
+  /** registers on the lane's side of each bucket memory port when the memories sit in other SLRs (cfg.split): the
+    * read address and the write leave one, the read data lands in one (the memory's own ports are the far side) */
+  def crossing: Int = if (cfg.split.isDefined) 1 else 0
+  /** tag stage at which a read issued at stage 0 reaches the adder: the address's crossing, the memory's synchronous
+    * read, the data's crossing */
+  def readStage: Int = 1 + 2 * crossing
+  private def atAdder = tags(readStage)
+  /** x through k registers */
+  private def later[T <: Data](x: T, k: Int): T = (0 until k).foldLeft(x)((v, _) => RegNext(v))
+  /** a flow through k registers, valid reset to false */
+  private def laterFlow[T <: Data](x: Flow[T], k: Int): Flow[T] =
+    (0 until k).foldLeft(x) { (v, _) => val r = RegNext(v); r.valid.init(False); r }
 }
 
 object MsmLane {

@@ -29,9 +29,12 @@ trait BucketAdder extends Component {
 
 object BucketAdder {
   /** the adder of the curve's form */
-  def apply(curve: CurveConfig, cfg: ArithConfig, mulModel: Boolean): BucketAdder = curve.form match {
-    case CurveForm.TwistedEdwards => new TwistedEdwardsAdder(curve.field, cfg, mulModel)
-    case CurveForm.Weierstrass(_) => new XyzzAdder(curve.field, cfg, mulModel)
+  def apply(curve: CurveConfig, cfg: ArithConfig, mulModel: Boolean,
+            split: Option[LaneSplit] = None): BucketAdder = curve.form match {
+    case CurveForm.TwistedEdwards =>
+      require(split.isEmpty, "the twisted Edwards adder keeps its products together")
+      new TwistedEdwardsAdder(curve.field, cfg, mulModel)
+    case CurveForm.Weierstrass(_) => new XyzzAdder(curve.field, cfg, mulModel, split.fold(Map.empty[String, Int])(_.productRegion))
   }
 }
 

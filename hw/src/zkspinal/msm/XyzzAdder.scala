@@ -32,8 +32,8 @@ import zkspinal.field._
   *           with no case of its own
   *   skip    the point at infinity: never sent here (the lane drops its additions)
   */
-class XyzzAdder(val field: FieldConfig, cfg: ArithConfig = ArithConfig(), mulModel: Boolean = false)
-    extends BucketAdder {
+class XyzzAdder(val field: FieldConfig, cfg: ArithConfig = ArithConfig(), mulModel: Boolean = false,
+                regions: Map[String, Int] = Map.empty) extends BucketAdder {
   private val n = field.width
   val io = new Bundle {
     val input = slave(Flow(AdderInput(n))) // s = bucket (X, Y, ZZ, ZZZ), q = record (x, y, m = 3x^2)
@@ -58,8 +58,22 @@ class XyzzAdder(val field: FieldConfig, cfg: ArithConfig = ArithConfig(), mulMod
     Timed(m.io.output.payload, a.at + m.latency)
   }
   private val muls = scala.collection.mutable.ArrayBuffer[FlowCore]()
-  private def mul(name: String, a: Timed[UInt], b: Timed[UInt]) =
-    core(name, { val m = MontgomeryMulModel.make(field, cfg, mulModel); muls += m; m }, a, b)
+  private val mulNames = scala.collection.mutable.ArrayBuffer[String]()
+  /** A product; one of a region (LaneSplit: it sits in another SLR than the rest of the adder) is instance
+    * far<r>_<name>, and its operands leave a register here and its result lands in one: with the core's own operand
+    * and result registers, every net between the SLRs runs flop to flop (one cycle more on each side). */
+  private def mul(name: String, a: Timed[UInt], b: Timed[UInt]): Timed[UInt] = {
+    mulNames += name
+    def make = { val m = MontgomeryMulModel.make(field, cfg, mulModel); muls += m; m }
+    regions.get(name) match {
+      case None => core(name, make, a, b)
+      case Some(r) =>
+        def launch(x: Timed[UInt], k: Int) = Timed(RegNext(x.value).setName(s"${name}_launch$k"), x.at + 1)
+        val la = launch(a, 0)
+        val out = core(s"far${r}_$name", make, la, if (b eq a) la else launch(b, 1))
+        Timed(RegNext(out.value).setName(s"${name}_landed"), out.at + 1)
+    }
+  }
   private def add(name: String, a: Timed[UInt], b: Timed[UInt]) = core(name, new ModAdd(field, cfg), a, b)
   private def sub(name: String, a: Timed[UInt], b: Timed[UInt]) = core(name, new ModSub(field, cfg), a, b)
   /** two values of different stages, both moved to the later one */
@@ -161,6 +175,8 @@ class XyzzAdder(val field: FieldConfig, cfg: ArithConfig = ArithConfig(), mulMod
   io.output.valid := Delay(io.input.valid, latency, init = False)
   for (i <- 0 until 4) io.output.payload(i) := Mux(loadL, loaded(i), results(i).to(latency))
 
+  require(regions.keySet.subsetOf(mulNames.toSet),
+    s"products ${regions.keySet -- mulNames} in a region are not among the adder's ${mulNames.mkString(", ")}")
   val multipliers: Int = muls.size
   val dspTiles: Int = muls.map(_.dspTiles).sum
   def input: Flow[AdderInput] = io.input

@@ -76,4 +76,35 @@ class MsmElaborationSpec extends AnyFunSuite {
         assert(line.trim.matches(s"\\w+ <= $in;"), s"${m.group(1)}: $in used outside a register: ${line.trim}")
     }
   }
+
+  test("a split lane: every net between its hub and a region leaves a register and lands in one, counted in its stages") {
+    val cfg = MsmConfig.bls12_381SmallModel
+    var core: MsmCore = null
+    val report = SpinalConfig(targetDirectory = "build/elab").generateVerilog { core = new MsmCore(cfg); core }
+    val lane = core.lanes.head
+    assert(lane.getName() == "hub" && lane.crossing == 1 && lane.readStage == 3)
+    assert(lane.writeStage == lane.readStage + lane.latency && lane.hazardStages == lane.writeStage)
+    assert(lane.retryDelay == lane.hazardStages + 1)
+    val verilog = scala.io.Source.fromFile(s"build/elab/${report.toplevelName}.v").mkString
+    val modules = "(?s)module (\\w+) \\((.*?)\\nendmodule".r.findAllMatchIn(verilog).map(m => m.group(1) -> m.group(2)).toSeq
+    val instance = "(?s)\\n  (\\w+) (far\\d+_\\w+) \\((.*?)\\n  \\);".r
+    val port = "\\.(\\w+)\\s*\\(\\s*([^)]*?)\\s*\\),?\\s*//([io])".r
+    val quasiStatic = Set("clk", "reset", "aclk", "aresetn")
+    var far = 0
+    for ((parent, body) <- modules; i <- instance.findAllMatchIn(body)) {
+      far += 1
+      val regs = "reg\\s+(?:\\[[^\\]]*\\]\\s*)?(\\w+);".r.findAllMatchIn(body).map(_.group(1)).toSet
+      for (c <- port.findAllMatchIn(i.group(3))) {
+        val sig = c.group(2).takeWhile(ch => ch.isLetterOrDigit || ch == '_')
+        val what = s"$parent: ${i.group(2)}.${c.group(1)}"
+        if (c.group(3) == "i" && !quasiStatic(c.group(1)) && sig.nonEmpty && !sig.head.isDigit)
+          assert(regs(sig), s"$what is driven by $sig, not a register of $parent")
+        if (c.group(3) == "o" && sig.nonEmpty)
+          for (line <- body.linesIterator if s"\\b$sig\\b".r.findFirstIn(line).nonEmpty && !line.contains("wire") &&
+               !line.contains("//o"))
+            assert(line.trim.matches(s"\\w+ <= $sig;"), s"$what lands outside a register: ${line.trim}")
+      }
+    }
+    assert(far == 10 + cfg.numWindows, s"$far instances in regions: ten products and a memory per window")
+  }
 }
