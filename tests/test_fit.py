@@ -99,13 +99,8 @@ def oversized_record(tmp_path):
     return syn, rows, misses, records
 
 
-def test_oversized_configuration_does_not_fit(tmp_path):
-    """255 Keccak units of one round per cycle overflow the C1100's LUTs: the table marks it, the Vivado build refuses."""
-    syn, rows, misses, records = oversized_record(tmp_path)
-    lut = next(r for r in rows if r["scope"] == "part" and r["resource"] == "lut")
-    assert not lut["fits"] and lut["core"] == syn["lut_sites"] + syn["srl"] > 870_720 - 62_000
-    assert any("does not fit c1100" in m and "LUT6 sites + SRL" in m for m in misses), misses
-    assert B.records(records)[OVERSIZED]["part"] == fit.use(syn)
+def assert_build_refuses(tmp_path, records):
+    """vivado/build.tcl with `records` as the fit records stops on OVERSIZED's LUTs before packaging anything."""
     proc = subprocess.run(["tclsh", str(ROOT / "vivado" / "stub" / "run.tcl"), str(tmp_path / "rec.jsonl"),
                            str(ROOT / "vivado" / "build.tcl"), "--board", "c1100", "--core", OVERSIZED,
                            "--out", str(tmp_path / "out"), "--ip", str(tmp_path / "ip")],
@@ -115,6 +110,28 @@ def test_oversized_configuration_does_not_fit(tmp_path):
     assert f"{OVERSIZED} does not fit the c1100 part" in proc.stderr + proc.stdout
     assert "LUT6 sites + SRL" in proc.stderr + proc.stdout
     assert "ipx::package_project" not in (tmp_path / "rec.jsonl").read_text()
+
+
+def test_build_refuses_a_record_over_the_part(tmp_path):
+    """A record one LUT6 site past the C1100 with its platform share: vivado/build.tcl refuses the top before
+    packaging (the yosys run that gives the oversized configuration its real figures is in the long tier)."""
+    b = B.budgets()["c1100"]
+    over = {**dict.fromkeys(B.RESOURCES, 0), "lut": b["part"]["lut"] - B.platform_total(b)["lut"] + 1}
+    records = tmp_path / "records.tsv"
+    B.write_record(OVERSIZED, "c1100", simrun.top_info(OVERSIZED)["md5"], over, path=records)
+    assert fit.overflows(OVERSIZED, "c1100", fit.table("c1100", over))
+    assert_build_refuses(tmp_path, records)
+
+
+@pytest.mark.long
+def test_oversized_configuration_does_not_fit(tmp_path):
+    """255 Keccak units of one round per cycle overflow the C1100's LUTs: the table marks it, the Vivado build refuses."""
+    syn, rows, misses, records = oversized_record(tmp_path)
+    lut = next(r for r in rows if r["scope"] == "part" and r["resource"] == "lut")
+    assert not lut["fits"] and lut["core"] == syn["lut_sites"] + syn["srl"] > 870_720 - 62_000
+    assert any("does not fit c1100" in m and "LUT6 sites + SRL" in m for m in misses), misses
+    assert B.records(records)[OVERSIZED]["part"] == fit.use(syn)
+    assert_build_refuses(tmp_path, records)
 
 
 @pytest.mark.long
