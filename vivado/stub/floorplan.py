@@ -70,10 +70,15 @@ def split_hub(verilog: Path) -> bool:
     return re.search(r"^\s+MsmLane\w*\s+hub\s*\(", verilog.read_text(), re.M) is not None
 
 
+def uram288(width: int, depth: int) -> int:
+    """URAM288 (4,096 x 72 each) that hold a width x depth memory."""
+    return -(-width // 72) * -(-depth // 4096)
+
+
 def memory_urams(width: int, depth: int) -> int:
-    """URAM288 of a bucket memory Vivado maps to UltraRAM (BucketMemory: 1,024 buckets and more), 4,096 x 72 each;
-    0 for a shallower one (block RAM)."""
-    return -(-width // 72) * -(-depth // 4096) if depth >= 1024 else 0
+    """URAM288 of a bucket memory Vivado maps to UltraRAM (BucketMemory: 1,024 buckets and more); 0 for a shallower
+    one (block RAM)."""
+    return uram288(width, depth) if depth >= 1024 else 0
 
 
 def adder_products(verilog: Path) -> list[str]:

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 import time
@@ -192,7 +191,9 @@ def memory_estimate(layout: M.WindowLayout, n_bits: int = MF.FIELD_BITS, lane_wi
     held bit (BucketMemory)."""
     width = 4 * n_bits + 1
     lanes = lane_windows or [list(range(layout.num_windows))]
-    per = [sum(math.ceil(width / 72) * math.ceil(layout.buckets(j) / 4096) for j in ws) for ws in lanes]
+    from vivado_stub.floorplan import uram288
+
+    per = [sum(uram288(width, layout.buckets(j)) for j in ws) for ws in lanes]
     return {"bucket_bits": sum(layout.buckets(j) for ws in lanes for j in ws) * width, "uram288": sum(per),
             "uram288_per_adder": per}
 
