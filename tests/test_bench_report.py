@@ -296,6 +296,43 @@ def test_readme_merge_replaces_only_the_reports_sections():
     assert readme.merge(merged, report) == merged  # merging the same report again changes nothing
 
 
+def test_readme_merge_keeps_the_other_engines_per_curve():
+    """`bench readme --merge` of a report measuring some engines: in "MSM per curve" the report's rows replace the
+    README's rows of the same engine, the others stay, each group under the stamp of the run that measured it, and a
+    report without BN254 or BLS12-381 rows does not put its "none in this run" line over rows the README keeps."""
+    head = "| curve | board, clock | engine | 2^26 bucket phase |"
+    row = "| {} | vu9p | `{}` | {} s |"
+
+    def per_curve(rows, text):
+        return "\n".join([readme.CURVES, "", head, "|---|---|---|---|", *rows, "", text, ""])
+
+    old = "\n".join(["Measured A.", "", per_curve([row.format("BLS12-377 G1", "E377", 2.4)], sections.NO_CURVES + "."),
+                     readme.AREA, "", "area"])
+    old = readme.merge(old, "\n".join(["Measured A with `--only msm`.", "",
+                                       per_curve([row.format("BLS12-377 G1", "E377", 2.4)],
+                                                 sections.NO_CURVES + ".")]))
+    curves = "\n".join(["Measured B with `--only msm-curves`.", "",
+                        per_curve([row.format("BN254 G1", "E254", 2.3), row.format("BLS12-381 G1", "E381", 4.8)],
+                                  "Every curve's targets met.")])
+    merged = readme.merge(old, curves)
+    rows = [line for line in merged.splitlines() if line.startswith("| ") and "curve |" not in line]
+    assert rows == [row.format("BLS12-377 G1", "E377", 2.4), row.format("BN254 G1", "E254", 2.3),
+                    row.format("BLS12-381 G1", "E381", 4.8)]
+    assert "_`E377`: Measured A with `--only msm`._" in merged
+    assert "_`E254`, `E381`: Measured B with `--only msm-curves`._" in merged
+    assert "Every curve's targets met." in merged and sections.NO_CURVES not in merged
+    assert readme.merge(merged, curves) == merged  # merging the same report again changes nothing
+    # BLS12-377 measured again: its row and stamp change, the curves' rows keep theirs and their verdict
+    again = readme.merge(merged, "\n".join(["Measured C with `--only msm`.", "",
+                                            per_curve([row.format("BLS12-377 G1", "E377", 2.3)],
+                                                      sections.NO_CURVES + ".")]))
+    assert row.format("BLS12-377 G1", "E377", 2.3) in again and row.format("BN254 G1", "E254", 2.3) in again
+    assert "_`E377`: Measured C with `--only msm`._" in again
+    assert "_`E254`, `E381`: Measured B with `--only msm-curves`._" in again
+    assert "Every curve's targets met." in again and sections.NO_CURVES not in again
+    assert again.index(readme.CURVES) < again.index(readme.AREA)
+
+
 def test_report_reuses_measured_cores(report, tmp_path):
     """`bench report --only A,B --reuse A,B`: the cores' JSON of an earlier run reported as it is, nothing measured
     again; the report names the command and the sections of those cores only."""

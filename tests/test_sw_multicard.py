@@ -24,7 +24,7 @@ from test_sw_msm import SMALL, model, small_set
 from test_sw_poseidon import interleaved, model_digests, model_lines
 from zkspinal.tools.sw import BIN, MSM_TOP, POSEIDON_TOP, PRELOAD, SW, build_sw, ok, tool, zkemu
 
-REV0_CARD = "Card_PoseidonAxis_small_rev0"  # a card whose system block predates the identity words (CardTops.scala)
+REV0_CARD = "Card_KeccakSpongeAxis_r1_rev0"  # a card whose system block predates the identity words (CardTops.scala)
 SLOW = {"ZKEMU_TIMEOUT_MS": "120000"}  # the emulated Poseidon core's latency (test_sw_poseidon.py)
 
 
@@ -61,7 +61,7 @@ def identity(top: str) -> tuple[str, dict]:
 
 def test_discovery(tmp_path):
     """zk-status --list names every card with its core (the system block's KIND, CONFIG, VERSION: the values the
-    RTL drives), system block and channels; a card whose system block predates the identity words (the card top Card_PoseidonAxis_small_rev0)
+    RTL drives), system block and channels; a card whose system block predates the identity words (the card top Card_KeccakSpongeAxis_r1_rev0)
     is named as such, and its unmapped offsets are left alone; --devices all takes the cards with the tool's core and
     names the others; a listed card without it, a bad list and an empty directory are errors"""
     pid, pm = identity(POSEIDON_TOP)

@@ -8,7 +8,8 @@ between them is replaced by the report (its title line dropped, headings moved d
 rather than linked: they are build products).  --merge (for a report of some cores, `./run.sh bench --only ...`)
 replaces only the README's sections the report has, each under a line saying when and at which revision it was
 measured, and in "Area: LUTs per DSP" only the table rows of the designs the report measured (new ones go above
-the published designs'); the other sections stay as they are.  --check exits 1 when the README's section differs
+the published designs'); in "MSM per curve" only the rows of the engines the report measured, each group of rows
+under the stamp of the run that measured it; the other sections stay as they are.  --check exits 1 when the README's section differs
 from what the report would make it.
 """
 from __future__ import annotations
@@ -36,7 +37,7 @@ def section(report: str) -> str:
     return "\n".join(out).strip("\n")
 
 
-AREA, ANCHORS = "### Area: LUTs per DSP", "### Published anchors"
+AREA, ANCHORS, CURVES = "### Area: LUTs per DSP", "### Published anchors", "### MSM per curve"
 
 
 def _sections(body: str) -> tuple[list[str], dict[str, list[str]]]:
@@ -72,6 +73,51 @@ def _merge_area(old: list[str], new: list[str]) -> list[str]:
     return out
 
 
+def _stamped_rows(lines: list[str]) -> tuple[dict[str, str], dict[str, str]]:
+    """A per-curve section's table rows by engine (the third column) and each engine's stamp: a stamp line
+    `_`A`, `B`: Measured ..._` names its engines, a plain `_Measured ..._` covers the rows no other stamp names."""
+    rows = {r.split("|")[3].strip(): r for r in lines
+            if r.startswith("| ") and not r.startswith("| curve ") and not r.startswith("|---")}
+    stamps, plain = {}, None
+    for line in lines:
+        if not (line.startswith("_") and line.endswith("_") and "Measured " in line):
+            continue
+        named, sep, text = line[1:-1].partition(": Measured ")
+        if sep and named.startswith("`"):
+            stamps.update({e.strip(): "Measured " + text for e in named.split(",")})
+        else:
+            plain = line[1:-1]
+    return rows, {e: stamps.get(e, plain) for e in rows}
+
+
+def _merge_curves(old: list[str], new: list[str], stamp: str) -> list[str]:
+    """The per-curve section with the report's rows replacing the README's rows of the same engine and joining the
+    others (after them), each group of rows under its run's stamp; the text below the table is the report's, but
+    for a report without BN254 and BLS12-381 rows (sections.NO_CURVES) when the README keeps some."""
+    from zkspinal.bench.sections import NO_CURVES
+
+    old_rows, old_stamps = _stamped_rows(old)
+    new_rows = _stamped_rows(new)[0]
+    engines = list(old_rows) + [e for e in new_rows if e not in old_rows]
+    stamps = {e: (stamp if e in new_rows else old_stamps[e]) for e in engines}
+    groups: dict[str, list[str]] = {}
+    for e in engines:
+        groups.setdefault(stamps[e], []).append(e)
+    lines = [new[0], ""]
+    if len(groups) == 1:
+        lines.append(f"_{stamp}_")
+    else:
+        lines += [f"_{', '.join(names)}: {s}_" for s, names in groups.items()]
+    table = [r for r in new if r.startswith("| curve ") or r.startswith("|---")]
+    lines += ["", *table, *((new_rows.get(e) or old_rows[e]) for e in engines)]
+    below = new[new.index(table[-1]) + 1 + len(new_rows):]
+    kept = [e for e in old_rows if e not in new_rows]
+    if kept and any(line.startswith(NO_CURVES) for line in below):
+        old_table_end = max(i for i, line in enumerate(old) if line.startswith("|"))
+        below = old[old_table_end + 1:]
+    return lines + below
+
+
 def merge(old_body: str, report_body: str) -> str:
     """The README's section with the report's sections put in (see --merge)."""
     _, old = _sections(old_body)
@@ -84,6 +130,8 @@ def merge(old_body: str, report_body: str) -> str:
             out[AREA] = _merge_area(old[AREA], lines)
         elif title == ANCHORS:
             out[title] = lines
+        elif title == CURVES and CURVES in old:
+            out[CURVES] = _merge_curves(old[CURVES], lines, stamp)
         else:
             out[title] = [lines[0], "", f"_{stamp}_", *lines[1:]]
     # sections new to the README go before the area table

@@ -523,6 +523,9 @@ def _curve_row(run: dict) -> tuple[str, dict]:
     return "| " + " | ".join(cells) + " |", figs
 
 
+NO_CURVES = "No BN254 or BLS12-381 engine in this run"
+
+
 def msm_per_curve(results: dict) -> tuple[str, dict] | None:
     """One row per curve and board: the BLS12-377 engine (`bench msm`) and the BN254 / BLS12-381 ones
     (`bench msm-curves`), each against its targets.  None without either benchmark."""
@@ -543,8 +546,8 @@ def msm_per_curve(results: dict) -> tuple[str, dict] | None:
                                 "own section)" + ("." if all(run.get("synth") for run in runs) else
                                                   "; the area of the rows marked not synthesized is not measured "
                                                   "in this run."))
-               if others else "No BN254 or BLS12-381 engine in this run (`./run.sh bench msm-curves` measures "
-                              "them); BLS12-377's verdicts are in its own section.")
+               if others else NO_CURVES + " (`./run.sh bench msm-curves` measures them); BLS12-377's verdicts are in "
+                                          "its own section.")
     lines += ["", "Projected from the multiplier-model twins' cycles (Verilator) at the board's core clock; busy = the "
                   "lowest adder's additions per accumulate cycle; resources from yosys of the real top "
                   "(hierarchical), with the platform's share of `vivado/fit/budgets.tsv`.  Details: the sections of "

@@ -36,7 +36,7 @@ object CardTops {
     val carried = cores.filter(t => kinds(t.kind))
     carried.map(t => card(name(t.name), Some(t), board(t.name))) ++
       Seq(card("Card_flash_small", None, FlashCtrlConfig.small)) ++
-      carried.filter(_.name == "PoseidonAxis_small").map(t =>
+      carried.filter(_.name == "KeccakSpongeAxis_r1").map(t =>
         card(name(t.name) + "_rev0", Some(t), FlashCtrlConfig.small, identityWords = false))
   }
 
