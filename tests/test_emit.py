@@ -1,8 +1,11 @@
 """The emitter's Verilog does not depend on how many threads elaborate it: tops emitted on one thread have the md5s
-that the run's own emit (one thread per CPU, several tops at once) wrote into build/rtl/manifest.json."""
+that the run's own emit (one thread per CPU, several tops at once) wrote into build/rtl/manifest.json.  A reader of
+the manifest gets an on-demand top emitted when it asks for it."""
 import json
 import os
 import subprocess
+
+import pytest
 
 from conftest import ROOT
 from zkspinal.paths import RTL
@@ -22,3 +25,28 @@ def test_one_thread_same_verilog(tmp_path):
     assert set(TOPS) <= set(ours)
     for top in TOPS:
         assert ours[top]["md5"] == run[top]["md5"], f"{top}: one thread {ours[top]['md5']}, build/rtl {run[top]['md5']}"
+
+
+def test_top_info_emits_an_on_demand_top(tmp_path, monkeypatch):
+    """paths.top_info of an on-demand top (on_demand.json) the manifest lacks emits it first (rtl.ensure), once; a
+    top that is neither emitted nor on demand is a clear error, with no emit."""
+    from zkspinal import paths
+    from zkspinal.sim import rtl
+
+    (tmp_path / "manifest.json").write_text(json.dumps({"A": {"md5": "a"}}))
+    (tmp_path / "on_demand.json").write_text(json.dumps(["B"]))
+    asked = []
+
+    def ensure(tops):
+        asked.append(tops)
+        m = json.loads((tmp_path / "manifest.json").read_text())
+        (tmp_path / "manifest.json").write_text(json.dumps({**m, **{t: {"md5": t.lower()} for t in tops}}))
+
+    monkeypatch.setattr(paths, "RTL", tmp_path)
+    monkeypatch.setattr(rtl, "ensure", ensure)
+    assert paths.top_info("A", tmp_path) == {"md5": "a"} and asked == []
+    assert paths.top_info("B", tmp_path) == {"md5": "b"} and asked == [["B"]]
+    assert paths.top_info("B", tmp_path) == {"md5": "b"} and asked == [["B"]]
+    with pytest.raises(RuntimeError, match="top C is not in"):
+        paths.top_info("C", tmp_path)
+    assert asked == [["B"]]

@@ -47,7 +47,7 @@ from zkspinal.paths import ROOT
 
 from zkspinal.sim import poseidon_harness as H
 import reference_model.poseidon as P
-from zkspinal.sim import simrun
+from zkspinal.sim import rtl, simrun
 from zkspinal.bench import anchors, pc2
 from zkspinal.synth import fit, hier as hier_synth
 from vivado_stub.boards import core_mhz
@@ -140,7 +140,7 @@ def measure_config(config: str, hashes: int, seed: int, real_sim: bool, mhz: flo
           f"{'optimized' if meta['optimized'] else 'plain'} schedule", flush=True)
     sim_top = top
     twin = f"{top}_model"
-    if not real_sim and (simrun.RTL / f"{twin}.v").exists():
+    if not real_sim and twin in rtl.known_tops():
         tmeta = simrun.top_info(twin)
         same = ("slots", "members", "beats_per_group", "engine_latency", "mont_mul_latency", "const_mul_latency", "rob_depth",
                 "arities")

@@ -62,6 +62,12 @@ def emit(only: str | None = None, out=sys.stderr) -> None:
     out.write("".join(line + "\n" for line in md5))
 
 
+def known_tops() -> set[str]:
+    """The tops the last emit wrote and the on-demand ones it left out (empty before the first emit)."""
+    known = set(json.loads(MANIFEST.read_text())) if MANIFEST.exists() else set()
+    return known | (set(json.loads(ON_DEMAND.read_text())) if ON_DEMAND.exists() else set())
+
+
 def ensure(tops: list[str]) -> None:
     """Every top in `tops` emitted and current (see the module's docstring)."""
     newest = newest_source()

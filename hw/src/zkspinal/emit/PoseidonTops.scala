@@ -24,8 +24,12 @@ object PoseidonTops {
       "slot_sources" -> e.plan.sources.map(_.size), "lane_sum_terms" -> e.laneTerms)
   }
 
+  /** the board profiles' multiplier-model twins: the full benchmark and the soaks simulate them, no quick test */
+  val onDemand: Set[PoseidonConfig] = Set(PoseidonConfig.c1100Model, PoseidonConfig.pc2Model, PoseidonConfig.arity2Model)
+
   def all: Seq[Top] = PoseidonConfig.all.map { cfg =>
-    Top(s"PoseidonAxis_${cfg.name}", "PoseidonAxis", () => new PoseidonAxis(cfg), c => info(c.asInstanceOf[PoseidonAxis].core))
+    Top(s"PoseidonAxis_${cfg.name}", "PoseidonAxis", () => new PoseidonAxis(cfg), c => info(c.asInstanceOf[PoseidonAxis].core),
+      onDemand = onDemand(cfg))
   } ++ Seq(PoseidonConfig.smallModel, PoseidonConfig.smallGroupModel).map { cfg =>
     // the core alone (jobs with a whole initial state in, digests in job order out) for its own test
     Top(s"PoseidonCore_${cfg.name}", "PoseidonCore", () => new PoseidonCore(cfg), c => info(c.asInstanceOf[PoseidonCore]))

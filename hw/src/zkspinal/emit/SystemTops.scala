@@ -27,12 +27,13 @@ object SystemTops {
 
 /** PoseidonAxis behind InbandLast, as the C1100 block design wires it */
 object PoseidonInbandTops {
-  /** small for the quick tier; the C1100 profiles (the bitstream's core) and their multiplier-model twins */
+  /** small for the quick tier; the C1100 profiles (the bitstream's core) and their multiplier-model twins, on
+    * demand (the long tier's cards) */
   def all: Seq[Top] = Seq(PoseidonConfig.small, PoseidonConfig.pc2, PoseidonConfig.pc2Model, PoseidonConfig.arity2,
       PoseidonConfig.arity2Model).map { cfg =>
     Top(s"PoseidonInband_${cfg.name}", "PoseidonInband", () => new PoseidonInband(cfg),
       c => PoseidonTops.info(c.asInstanceOf[PoseidonInband].core.core) ++
-        Map("flag_bit" -> InbandLastConfig.poseidon.flag))
+        Map("flag_bit" -> InbandLastConfig.poseidon.flag), onDemand = cfg != PoseidonConfig.small)
   }
 }
 
