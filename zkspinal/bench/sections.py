@@ -451,7 +451,8 @@ def msm(data: dict, out: Path) -> tuple[str, dict]:
         srows.append((f"`{syn['top']}` (whole engine)", syn))
         lines += ["", f"yosys `synth_xilinx -family xcup`, hierarchical; deepest register-to-register logic in "
                       f"`{syn['deepest_module']}`:", ""] + _synth_rows(srows)
-        lines += ["", _msm_area_verdict(syn, (data.get("memory") or {}).get("uram288"), data.get("board", "vu9p"))]
+        lines += ["", _msm_area_verdict(syn, (data.get("memory") or {}).get("uram288"), data.get("board", "vu9p"),
+                                        data.get("curve", "bls12_377_g1"))]
         lines += _fit_lines(data.get("fit"))
         mem = data.get("memory")
         if mem:
@@ -584,10 +585,10 @@ def msm_curves(data: dict, out: Path) -> tuple[str, dict]:
         {"runs": [_curve_row(run)[1] for run in data["runs"]]}
 
 
-def _msm_area_verdict(syn: dict, uram: int | None = None, board: str = "vu9p") -> str:
+def _msm_area_verdict(syn: dict, uram: int | None = None, board: str = "vu9p", curve: str = "bls12_377_g1") -> str:
     from zkspinal.bench.msm import area_targets_text, area_verdicts
 
-    return _verdict(area_verdicts(syn, uram, board), f"Area targets met: {area_targets_text(board)}.")
+    return _verdict(area_verdicts(syn, uram, board, curve), f"Area targets met: {area_targets_text(board, curve)}.")
 
 
 def _msm_rate_verdict(rows: list, projection: dict | None, curve: str = "bls12_377_g1", board: str = "vu9p") -> str:
