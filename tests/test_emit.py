@@ -28,11 +28,11 @@ def test_one_thread_same_verilog(tmp_path):
 
 
 def test_top_info_emits_an_on_demand_top(tmp_path, monkeypatch):
-    """paths.top_info of an on-demand top (on_demand.json) the manifest lacks emits it first (rtl.ensure), once; a
-    top that is neither emitted nor on demand is a clear error, with no emit."""
-    from zkspinal import paths
-    from zkspinal.sim import rtl
+    """rtl.top_info (simrun.top_info) of an on-demand top (on_demand.json) the manifest lacks emits it first
+    (rtl.ensure), once; a top that is neither emitted nor on demand is a clear error, with no emit."""
+    from zkspinal.sim import rtl, simrun
 
+    assert simrun.top_info is rtl.top_info
     (tmp_path / "manifest.json").write_text(json.dumps({"A": {"md5": "a"}}))
     (tmp_path / "on_demand.json").write_text(json.dumps(["B"]))
     asked = []
@@ -42,11 +42,13 @@ def test_top_info_emits_an_on_demand_top(tmp_path, monkeypatch):
         m = json.loads((tmp_path / "manifest.json").read_text())
         (tmp_path / "manifest.json").write_text(json.dumps({**m, **{t: {"md5": t.lower()} for t in tops}}))
 
-    monkeypatch.setattr(paths, "RTL", tmp_path)
+    monkeypatch.setattr(rtl, "RTL", tmp_path)
+    monkeypatch.setattr(rtl, "MANIFEST", tmp_path / "manifest.json")
+    monkeypatch.setattr(rtl, "ON_DEMAND", tmp_path / "on_demand.json")
     monkeypatch.setattr(rtl, "ensure", ensure)
-    assert paths.top_info("A", tmp_path) == {"md5": "a"} and asked == []
-    assert paths.top_info("B", tmp_path) == {"md5": "b"} and asked == [["B"]]
-    assert paths.top_info("B", tmp_path) == {"md5": "b"} and asked == [["B"]]
+    assert rtl.top_info("A") == {"md5": "a"} and asked == []
+    assert rtl.top_info("B") == {"md5": "b"} and asked == [["B"]]
+    assert rtl.top_info("B") == {"md5": "b"} and asked == [["B"]]
     with pytest.raises(RuntimeError, match="top C is not in"):
-        paths.top_info("C", tmp_path)
+        rtl.top_info("C")
     assert asked == [["B"]]

@@ -26,15 +26,8 @@ def manifest(rtl: Path = RTL) -> dict:
 
 
 def top_info(top: str, rtl: Path = RTL) -> dict:
-    """The manifest entry of `top`; an on-demand top (build/rtl/on_demand.json) not emitted yet is emitted first
-    (zkspinal.sim.rtl.ensure); a clear error for any other top that was not emitted."""
+    """The manifest entry of `top`; a clear error when it was not emitted."""
     m = manifest(rtl)
-    if top not in m and Path(rtl) == RTL and (RTL / "on_demand.json").exists() and \
-            top in json.loads((RTL / "on_demand.json").read_text()):
-        from zkspinal.sim import rtl as emitter
-
-        emitter.ensure([top])
-        m = manifest(rtl)
     if top not in m:
         raise RuntimeError(f"top {top} is not in {Path(rtl) / 'manifest.json'}: emit it first")
     return m[top]

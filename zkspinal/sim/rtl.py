@@ -18,6 +18,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from zkspinal import paths
 from zkspinal.paths import BUILD, ROOT, RTL
 from zkspinal.sim.buildlock import locked
 
@@ -66,6 +67,14 @@ def known_tops() -> set[str]:
     """The tops the last emit wrote and the on-demand ones it left out (empty before the first emit)."""
     known = set(json.loads(MANIFEST.read_text())) if MANIFEST.exists() else set()
     return known | (set(json.loads(ON_DEMAND.read_text())) if ON_DEMAND.exists() else set())
+
+
+def top_info(top: str) -> dict:
+    """The manifest entry of `top` (paths.top_info); an on-demand top the last emit left out is emitted first."""
+    known = json.loads(MANIFEST.read_text()) if MANIFEST.exists() else {}
+    if top not in known and ON_DEMAND.exists() and top in json.loads(ON_DEMAND.read_text()):
+        ensure([top])
+    return paths.top_info(top, RTL)
 
 
 def ensure(tops: list[str]) -> None:
