@@ -61,6 +61,7 @@ from reference_model.msm_data import scalar_set
 from zkspinal.tools.msm_rtl import layout_of, run_engine
 from reference_model.curves import adder_of
 from vivado_stub.boards import core_mhz
+from vivado_stub.floorplan import uram288
 
 LOG = ROOT / "build" / "bench" / "msm-sim.log"
 ADVERSARIAL = ("half_ones", "below16", "equal", "zero", "max", "alternating", "hammer")
@@ -194,8 +195,6 @@ def memory_estimate(layout: M.WindowLayout, n_bits: int = MF.FIELD_BITS, lane_wi
     held bit (BucketMemory)."""
     width = 4 * n_bits + 1
     lanes = lane_windows or [list(range(layout.num_windows))]
-    from vivado_stub.floorplan import uram288
-
     per = [sum(uram288(width, layout.buckets(j)) for j in ws) for ws in lanes]
     return {"bucket_bits": sum(layout.buckets(j) for ws in lanes for j in ws) * width, "uram288": sum(per),
             "uram288_per_adder": per}

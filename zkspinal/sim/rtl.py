@@ -63,16 +63,22 @@ def emit(only: str | None = None, out=sys.stderr) -> None:
     out.write("".join(line + "\n" for line in md5))
 
 
+def _emitted() -> tuple[dict, set[str]]:
+    """The last emit's manifest and its on-demand tops (both empty before the first emit)."""
+    known = json.loads(MANIFEST.read_text()) if MANIFEST.exists() else {}
+    return known, set(json.loads(ON_DEMAND.read_text())) if ON_DEMAND.exists() else set()
+
+
 def known_tops() -> set[str]:
     """The tops the last emit wrote and the on-demand ones it left out (empty before the first emit)."""
-    known = set(json.loads(MANIFEST.read_text())) if MANIFEST.exists() else set()
-    return known | (set(json.loads(ON_DEMAND.read_text())) if ON_DEMAND.exists() else set())
+    known, on_demand = _emitted()
+    return set(known) | on_demand
 
 
 def top_info(top: str) -> dict:
     """The manifest entry of `top` (paths.top_info); an on-demand top the last emit left out is emitted first."""
-    known = json.loads(MANIFEST.read_text()) if MANIFEST.exists() else {}
-    if top not in known and ON_DEMAND.exists() and top in json.loads(ON_DEMAND.read_text()):
+    known, on_demand = _emitted()
+    if top not in known and top in on_demand:
         ensure([top])
     return paths.top_info(top, RTL)
 
@@ -80,8 +86,7 @@ def top_info(top: str) -> dict:
 def ensure(tops: list[str]) -> None:
     """Every top in `tops` emitted and current (see the module's docstring)."""
     newest = newest_source()
-    known = json.loads(MANIFEST.read_text()) if MANIFEST.exists() else {}
-    on_demand = set(json.loads(ON_DEMAND.read_text())) if ON_DEMAND.exists() else set()
+    known, on_demand = _emitted()
     if known and not stale(MANIFEST, newest):
         for top in tops:
             if top not in known and top not in on_demand:
